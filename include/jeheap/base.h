@@ -1,0 +1,138 @@
+/*
+ * base.h - memory, growable arrays, strings, interning and diagnostics.
+ *
+ * Ownership rule for the whole code base: a function that returns a pointer
+ * documents who frees it; interned strings (jh_intern) live until
+ * jh_intern_release and are compared by pointer.
+ * Out-of-memory ends the process (xmalloc and friends never return NULL).
+ */
+#ifndef JEHEAP_BASE_H
+#define JEHEAP_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JH_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define JH_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* n * size, ending the process on overflow. */
+size_t jh_st_mult(size_t n, size_t size);
+
+/*
+ * Grow an (items, nr, alloc) array so that index NR-1 .. (want-1) exists.
+ * Usage: JH_GROW(p->items, p->nr + 1, p->alloc); p->items[p->nr++] = x;
+ */
+#define JH_GROW(items, want, alloc)                                           \
+	do {                                                                      \
+		if ((size_t)(want) > (size_t)(alloc)) {                               \
+			size_t jh_n_ = (alloc) < 16 ? 16 : (size_t)(alloc) * 2;           \
+			if (jh_n_ < (size_t)(want))                                       \
+				jh_n_ = (size_t)(want);                                       \
+			(items) = xrealloc((items), jh_st_mult(jh_n_, sizeof(*(items)))); \
+			(alloc) = jh_n_;                                                  \
+		}                                                                     \
+	} while (0)
+
+/*
+ * strbuf: a growable NUL-terminated string. buf is never NULL after
+ * jh_sb_init; len excludes the NUL.
+ */
+struct jh_sb {
+	char *buf;
+	size_t len, alloc;
+};
+#define JH_SB_INIT {NULL, 0, 0}
+void jh_sb_init(struct jh_sb *sb);
+void jh_sb_release(struct jh_sb *sb);
+void jh_sb_reset(struct jh_sb *sb);
+void jh_sb_grow(struct jh_sb *sb, size_t extra);
+void jh_sb_add(struct jh_sb *sb, const void *data, size_t n);
+void jh_sb_adds(struct jh_sb *sb, const char *s);
+void jh_sb_addc(struct jh_sb *sb, char c);
+void jh_sb_addf(struct jh_sb *sb, const char *fmt, ...) JH_PRINTF(2, 3);
+void jh_sb_vaddf(struct jh_sb *sb, const char *fmt, va_list ap);
+/* Hands the buffer to the caller (free()) and re-initialises sb. */
+char *jh_sb_detach(struct jh_sb *sb);
+
+/*
+ * Arena: bump allocator; everything is freed at once by jh_arena_release.
+ */
+struct jh_arena_block;
+struct jh_arena {
+	struct jh_arena_block *head;
+	size_t used, cap;
+};
+void *jh_arena_alloc(struct jh_arena *a, size_t n); /* 8-byte aligned */
+char *jh_arena_strndup(struct jh_arena *a, const char *s, size_t n);
+void jh_arena_release(struct jh_arena *a);
+
+/*
+ * String interning: equal strings give the same pointer. Not thread-safe.
+ */
+struct jh_intern {
+	struct jh_arena arena;
+	const char **slots;
+	size_t nr, cap;
+};
+void jh_intern_init(struct jh_intern *t);
+void jh_intern_release(struct jh_intern *t);
+const char *jh_intern(struct jh_intern *t, const char *s);
+const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n);
+
+/*
+ * u64 -> u64 open-addressing hash map (key UINT64_MAX is reserved).
+ */
+struct jh_u64map {
+	uint64_t *keys, *vals;
+	size_t nr, cap;
+};
+void jh_u64map_init(struct jh_u64map *m);
+void jh_u64map_release(struct jh_u64map *m);
+/* Returns a pointer to the value slot for key, inserting (value 0) if absent;
+ * *added tells whether it was inserted. Pointer valid until the next insert. */
+uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added);
+/* Returns NULL if key is absent. */
+uint64_t *jh_u64map_get(const struct jh_u64map *m, uint64_t key);
+
+uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed);
+static inline uint64_t jh_hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/*
+ * Diagnostics. Library code never prints errors or exits: it fills a
+ * jh_diag and returns -1; main.c prints "jeheap: <msg>" and picks the exit
+ * code. Warnings go through jh_warn (stderr, "jeheap: warning: ...").
+ */
+enum jh_exit {
+	JH_EXIT_OK = 0,
+	JH_EXIT_USAGE = 1,   /* bad command line (jeprof's usage() exit code) */
+	JH_EXIT_INPUT = 2,   /* missing, unreadable or malformed input file */
+	JH_EXIT_OUTPUT = 3,  /* cannot write output; graphviz missing or failed */
+	JH_EXIT_NODATA = 4,  /* nothing to show where a report needs data (dot: no nodes) */
+	JH_EXIT_INTERNAL = 70, /* out of memory, internal error */
+};
+struct jh_diag {
+	char msg[1024];
+	int code; /* enum jh_exit */
+};
+/* Formats "FILE:LINE: what" (line 0 = omitted) into d, returns -1. */
+int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line,
+		const char *fmt, ...) JH_PRINTF(5, 6);
+void jh_warn(const char *fmt, ...) JH_PRINTF(1, 2);
+extern int jh_quiet; /* suppress warnings */
+
+#endif

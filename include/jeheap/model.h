@@ -1,0 +1,70 @@
+/*
+ * model.h - the symbolized model: what the analysis and every report read.
+ *
+ * Built from the profiles and --base files of the command line: each file is
+ * read (profile.h), symbolized against its OWN mappings (symbolize.h) or its
+ * own symbol section, and its stacks are re-expressed as stacks of locations.
+ * Profiles are summed and bases subtracted here, on symbolic keys, so two
+ * dumps of one binary with different load addresses diff correctly.
+ */
+#ifndef JEHEAP_MODEL_H
+#define JEHEAP_MODEL_H
+
+#include "jeheap/base.h"
+#include "jeheap/options.h"
+#include "jeheap/profile.h"
+#include "jeheap/symbolize.h"
+
+struct jh_location {
+	uint64_t pc;         /* caller-adjusted address (first profile that had it) */
+	const char *module;  /* interned module path, NULL if in no mapping */
+	uint64_t modaddr;    /* address inside the module's ELF vaddr space */
+	uint8_t status;      /* enum jh_symstatus */
+	uint8_t allocator;   /* inside the allocator's shared library */
+	uint32_t first;      /* frames[first .. first+nframes), outermost first */
+	uint32_t nframes;
+};
+
+struct jh_mstack {
+	size_t off;          /* into jh_model.locpool: location ids, leaf first */
+	uint32_t len;
+	struct jh_counts c;
+};
+
+struct jh_mthread {
+	uint64_t uid;
+	const char *name;    /* interned or NULL */
+	uint32_t *stacks;    /* stack ids with counts for this thread */
+	struct jh_counts *c;
+	size_t nr, alloc;
+};
+
+struct jh_model {
+	struct jh_intern names;
+	const char *program;          /* binary= / program argument / main exe from maps */
+	struct jh_location *locs;
+	size_t nlocs, locs_alloc;
+	struct jh_frames frames;
+	uint32_t *locpool;
+	size_t nlocpool, locpool_alloc;
+	struct jh_mstack *stacks;     /* whole-process counts (profiles - bases) */
+	size_t nstacks, stacks_alloc;
+	struct jh_mthread *threads;   /* ascending uid */
+	size_t nthreads, threads_alloc;
+	int legacy;                   /* all inputs were legacy 'heap profile:' files (no threads) */
+	void *priv;                   /* private indexes of model.c */
+};
+
+/*
+ * Reads o->profiles and o->bases, symbolizes them with s (NULL = names only
+ * from symbol sections) and fills m. Returns 0, or -1 with d set.
+ */
+int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_symbolizer *s,
+		   struct jh_diag *d);
+void jh_model_release(struct jh_model *m);
+
+/* Runs the whole program for parsed options: model, analysis, report.
+ * Returns an exit code (enum jh_exit); on failure d holds the message. */
+int jh_run(const struct jh_options *o, struct jh_diag *d);
+
+#endif

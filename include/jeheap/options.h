@@ -1,0 +1,83 @@
+/*
+ * options.h - the parsed command line. Filled once by jh_options_parse and
+ * passed down as const; nothing else reads argv.
+ */
+#ifndef JEHEAP_OPTIONS_H
+#define JEHEAP_OPTIONS_H
+
+#include "jeheap/base.h"
+#include "jeheap/symbolize.h"
+
+enum jh_output {
+	JH_OUT_DEFAULT, /* none given: interactive on a terminal, else text */
+	JH_OUT_TEXT,
+	JH_OUT_TOP,
+	JH_OUT_CALLGRIND,
+	JH_OUT_LIST,
+	JH_OUT_DISASM,
+	JH_OUT_SYMBOLS,
+	JH_OUT_GV,
+	JH_OUT_EVINCE,
+	JH_OUT_WEB,
+	JH_OUT_DOT,
+	JH_OUT_PS,
+	JH_OUT_PDF,
+	JH_OUT_SVG,
+	JH_OUT_GIF,
+	JH_OUT_PNG,
+	JH_OUT_RAW,
+	JH_OUT_COLLAPSED,
+	JH_OUT_INTERACTIVE,
+};
+
+enum jh_granularity {
+	JH_GRAN_FUNCTIONS, /* default */
+	JH_GRAN_LINES,
+	JH_GRAN_ADDRESSES,
+	JH_GRAN_FILES,
+};
+
+struct jh_options {
+	enum jh_output output;
+	const char *output_mode_name; /* "text", "dot", ... as given */
+	const char *list_re;          /* --list=REGEX */
+	const char *disasm_re;        /* --disasm=REGEX */
+	int top_n;                    /* --top[=N], default 10 */
+	enum jh_granularity granularity;
+	enum jh_value value;          /* --inuse_space (default) ... */
+	int show_bytes, drop_negative, cum, heapcheck;
+
+	char **bases;                 /* --base, repeatable (summed) */
+	size_t nbases;
+	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns */
+
+	int nodecount;                /* 80 */
+	double nodefraction;          /* 0.005 */
+	double edgefraction;          /* 0.001 */
+	int maxdegree;                /* 8 */
+	int scale;                    /* --scale (dot) */
+
+	int have_thread;              /* --thread given */
+	int thread_all;               /* --thread='*' */
+	uint64_t thread;              /* --thread=N */
+
+	struct jh_symbolizer_opts sym; /* lib_prefix, add_lib, path maps, sysroot, debug dirs, jobs */
+
+	const char *output_file;      /* --output=FILE, NULL = stdout */
+	int quiet;                    /* --quiet: no warnings, no coverage line */
+
+	const char *program;          /* ELF program argument, or NULL */
+	char **profiles;              /* profile paths ("-" = stdin) */
+	size_t nprofiles;
+};
+
+/*
+ * Parses argv (jeprof's spellings: --x and -x, --x=V and --x V, unique
+ * prefixes, --no-x for flags). Returns 0; 1 when --help/--version was
+ * printed (exit 0); -1 with d set on a usage error.
+ */
+int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag *d);
+void jh_options_release(struct jh_options *o);
+void jh_options_usage(FILE *f);
+
+#endif

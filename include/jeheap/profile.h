@@ -1,0 +1,114 @@
+/*
+ * profile.h - the raw profile model: what a heap file says, before symbols.
+ *
+ * A profile holds unique stacks (arrays of caller-adjusted pcs, leaf first)
+ * with their counts already scaled as jeprof scales them (heap_v2 Poisson
+ * correction per count line, legacy v1/v2 rules), per-thread counts from
+ * `tN:` lines, the mappings of MAPPED_LIBRARIES / "--- Memory map:", and the
+ * names of a `--- symbol` section when the file carried one.
+ */
+#ifndef JEHEAP_PROFILE_H
+#define JEHEAP_PROFILE_H
+
+#include "jeheap/base.h"
+
+enum jh_format {
+	JH_FMT_HEAP_V2,     /* jemalloc "heap_v2/<period>" */
+	JH_FMT_LEGACY_HEAP, /* gperftools "heap profile: ..." */
+};
+
+/* Index into jh_counts.v. */
+enum jh_value {
+	JH_INUSE_OBJECTS,
+	JH_INUSE_SPACE,
+	JH_ALLOC_OBJECTS,
+	JH_ALLOC_SPACE,
+	JH_NVALUES
+};
+
+/* Scaled counts, kept in double exactly as jeprof does (truncate at print). */
+struct jh_counts {
+	double v[JH_NVALUES];
+};
+
+/* One line of /proc/pid/maps. path is "" for anonymous mappings. */
+struct jh_mapping {
+	uint64_t start, end; /* [start, end) */
+	uint64_t offset;     /* file offset of start */
+	char perms[5];       /* "r-xp" */
+	int deleted;         /* path had a " (deleted)" suffix (removed from path) */
+	char *path;          /* owned */
+};
+
+struct jh_thread {
+	uint64_t uid; /* jemalloc thread uid (the N of tN:) */
+	char *name;   /* thread name from the header's tN: line, or NULL; owned */
+};
+
+struct jh_stack {
+	size_t off;           /* into jh_profile.pcs */
+	uint32_t len;         /* number of pcs, leaf first */
+	struct jh_counts c;   /* sum of the t*: lines of all records with this stack */
+};
+
+struct jh_tsample {
+	uint32_t thread;      /* index into jh_profile.threads */
+	uint32_t stack;       /* index into jh_profile.stacks */
+	struct jh_counts c;
+};
+
+/* One line of a `--- symbol` section. */
+struct jh_symname {
+	uint64_t pc;  /* as written (already caller-adjusted by the writer) */
+	char *names;  /* "outer--inner1--inner2", owned */
+};
+
+struct jh_profile {
+	char *source;          /* file name as given ("-" for stdin); owned */
+	enum jh_format format;
+	uint64_t period;       /* sampling period from the header (0 = none) */
+	int has_symbols;       /* the file had a `--- symbol` section */
+	char *binary;          /* binary= of a symbol section, else NULL; owned */
+
+	uint64_t *pcs;         /* pool of all stacks' pcs */
+	size_t npcs, pcs_alloc;
+	struct jh_stack *stacks;
+	size_t nstacks, stacks_alloc;
+	struct jh_tsample *tsamples;
+	size_t ntsamples, tsamples_alloc;
+	struct jh_thread *threads;
+	size_t nthreads, threads_alloc;
+	struct jh_mapping *maps;
+	size_t nmaps, maps_alloc;
+	struct jh_symname *syms; /* sorted by pc, unique (later line wins) */
+	size_t nsyms, syms_alloc;
+
+	/* private: stack de-duplication index */
+	uint32_t *stack_slots;
+	size_t stack_slots_cap;
+};
+
+void jh_profile_init(struct jh_profile *p);
+void jh_profile_release(struct jh_profile *p);
+
+/* Returns the id of the stack with these pcs (leaf first), adding it with
+ * zero counts if new. */
+uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n);
+/* Adds c to the main counts of stack id. */
+void jh_profile_add(struct jh_profile *p, uint32_t stack, const struct jh_counts *c);
+/* Returns the index of thread uid, creating it; a non-NULL name replaces a NULL one. */
+uint32_t jh_profile_thread(struct jh_profile *p, uint64_t uid, const char *name);
+/* Adds c to thread index t's counts for stack (entries for one (t, stack) pair are summed). */
+void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
+			   const struct jh_counts *c);
+/* Returns the symbol-section names for pc, or NULL. */
+const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
+
+/*
+ * Reads one profile file (any supported format, plain, gzip or zstd; "-" is
+ * stdin) into p (which must be initialised). Returns 0, or -1 with d set to
+ * "FILE:LINE: what is wrong". Warnings (truncated tails) go to stderr.
+ */
+int jh_profile_read(struct jh_profile *p, const char *path, struct jh_diag *d);
+
+#endif

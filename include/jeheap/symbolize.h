@@ -1,0 +1,83 @@
+/*
+ * symbolize.h - the symbolizer: (mappings, pcs) -> inline frame chains,
+ * from ELF symbol tables and DWARF (libelf + libdwarf), never from external
+ * tools.
+ *
+ * Frames are reported OUTERMOST FIRST (the real, non-inlined function, then
+ * each inlined callee, innermost last), the order of jeprof's symbol tuples
+ * and of `.symbolized` files. Frame 0 carries the file:line of the call into
+ * frame 1 when frame 1 is inlined; the innermost frame carries the line-table
+ * file:line of the address itself.
+ */
+#ifndef JEHEAP_SYMBOLIZE_H
+#define JEHEAP_SYMBOLIZE_H
+
+#include "jeheap/base.h"
+#include "jeheap/profile.h"
+
+enum jh_symstatus {
+	JH_SYM_UNKNOWN,  /* nothing known (no module, missing file, outside every symbol) */
+	JH_SYM_SYMBOL,   /* function name from the ELF symbol table only */
+	JH_SYM_FULL,     /* DWARF: function, file, line and inline frames */
+	JH_SYM_EMBEDDED, /* names taken from a .symbolized file (file "?", line 0) */
+};
+
+struct jh_frame {
+	const char *func; /* full demangled name, interned; NULL = unknown ("??") */
+	const char *file; /* interned path as DWARF names it; NULL = unknown */
+	uint32_t line;    /* 0 = unknown */
+};
+
+struct jh_symresult {
+	const char *module; /* interned path of the module file (as in the maps), or NULL */
+	uint64_t modaddr;   /* the address in the module's ELF virtual address space */
+	uint8_t status;     /* enum jh_symstatus */
+	uint8_t allocator;  /* in the shared library that implements malloc (jemalloc) */
+	uint32_t first;     /* index of frame 0 in the caller's frame array */
+	uint32_t nframes;   /* 0 when status is JH_SYM_UNKNOWN */
+};
+
+struct jh_path_map {
+	char *from, *to;
+};
+
+struct jh_symbolizer_opts {
+	const char *program;       /* program argument from the command line, or NULL */
+	char **lib_prefixes;       /* --lib_prefix, split at commas, trailing '/' removed */
+	size_t nlib_prefixes;
+	char **add_libs;           /* --add_lib */
+	size_t nadd_libs;
+	struct jh_path_map *path_maps; /* --path-map OLD=NEW, first match wins */
+	size_t npath_maps;
+	const char *sysroot;       /* --sysroot */
+	char **debug_dirs;         /* --debug-dir; empty = /usr/lib/debug */
+	size_t ndebug_dirs;
+	int jobs;                  /* worker threads; 0 = number of online cores */
+};
+
+struct jh_symbolizer;
+
+/* Creates a symbolizer; the options are copied. Never fails. */
+struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o);
+void jh_symbolizer_free(struct jh_symbolizer *s);
+
+/* A growable array of frames (caller-owned). */
+struct jh_frames {
+	struct jh_frame *items;
+	size_t nr, alloc;
+};
+
+/*
+ * Symbolizes npcs caller-adjusted addresses of one profile whose mappings
+ * are maps[0..nmaps). For each pcs[i], out[i] is filled and its frames are
+ * appended to fr; strings are interned in names. Modules are opened once per
+ * symbolizer and reused across calls (several profiles of one binary).
+ * Problems with a module (file missing, build-id mismatch, bad ELF) are
+ * reported once on stderr as warnings and give JH_SYM_UNKNOWN results.
+ * Returns 0; -1 only on internal failure, with d set.
+ */
+int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t nmaps,
+		 const uint64_t *pcs, size_t npcs, struct jh_intern *names,
+		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d);
+
+#endif

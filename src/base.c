@@ -1,0 +1,367 @@
+/* base.c - memory, strbuf, arena, interning, hash map, diagnostics. */
+#include "jeheap/base.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int jh_quiet;
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", n);
+	exit(JH_EXIT_INTERNAL);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+size_t jh_st_mult(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		fprintf(stderr, "jeheap: size overflow (%zu * %zu)\n", n, size);
+		exit(JH_EXIT_INTERNAL);
+	}
+	return n * size;
+}
+
+/* ---- strbuf ---- */
+
+static char jh_sb_empty[1];
+
+void jh_sb_init(struct jh_sb *sb)
+{
+	sb->buf = jh_sb_empty;
+	sb->len = sb->alloc = 0;
+}
+
+void jh_sb_release(struct jh_sb *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	jh_sb_init(sb);
+}
+
+void jh_sb_reset(struct jh_sb *sb)
+{
+	if (!sb->buf)
+		jh_sb_init(sb);
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = 0;
+}
+
+void jh_sb_grow(struct jh_sb *sb, size_t extra)
+{
+	if (!sb->buf)
+		jh_sb_init(sb);
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	size_t n = sb->alloc < 64 ? 64 : sb->alloc * 2;
+	while (n < sb->len + extra + 1)
+		n *= 2;
+	if (sb->alloc)
+		sb->buf = xrealloc(sb->buf, n);
+	else {
+		sb->buf = xmalloc(n);
+		sb->buf[0] = 0;
+	}
+	sb->alloc = n;
+}
+
+void jh_sb_add(struct jh_sb *sb, const void *data, size_t n)
+{
+	jh_sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, data, n);
+	sb->len += n;
+	sb->buf[sb->len] = 0;
+}
+
+void jh_sb_adds(struct jh_sb *sb, const char *s)
+{
+	jh_sb_add(sb, s, strlen(s));
+}
+
+void jh_sb_addc(struct jh_sb *sb, char c)
+{
+	jh_sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = 0;
+}
+
+void jh_sb_vaddf(struct jh_sb *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	jh_sb_grow(sb, 64);
+	int n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->alloc - sb->len) {
+		jh_sb_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void jh_sb_addf(struct jh_sb *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	jh_sb_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *jh_sb_detach(struct jh_sb *sb)
+{
+	char *r = sb->alloc ? sb->buf : xstrdup("");
+	jh_sb_init(sb);
+	return r;
+}
+
+/* ---- arena ---- */
+
+struct jh_arena_block {
+	struct jh_arena_block *next;
+	max_align_t data[];
+};
+
+void *jh_arena_alloc(struct jh_arena *a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if (!a->head || a->used + n > a->cap) {
+		size_t cap = n > 65536 ? n : 65536;
+		struct jh_arena_block *b = xmalloc(sizeof(*b) + cap);
+		b->next = a->head;
+		a->head = b;
+		a->used = 0;
+		a->cap = cap;
+	}
+	void *p = (char *)a->head->data + a->used;
+	a->used += n;
+	return p;
+}
+
+char *jh_arena_strndup(struct jh_arena *a, const char *s, size_t n)
+{
+	char *p = jh_arena_alloc(a, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+void jh_arena_release(struct jh_arena *a)
+{
+	struct jh_arena_block *b = a->head;
+	while (b) {
+		struct jh_arena_block *n = b->next;
+		free(b);
+		b = n;
+	}
+	a->head = NULL;
+	a->used = a->cap = 0;
+}
+
+/* ---- hashing ---- */
+
+uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed)
+{
+	const unsigned char *s = p;
+	uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL);
+	while (n >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = jh_hash_u64(h ^ w) + 0x9e3779b97f4a7c15ULL;
+		s += 8;
+		n -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, n);
+	return jh_hash_u64(h ^ w ^ ((uint64_t)n << 56));
+}
+
+/* ---- interning ---- */
+
+void jh_intern_init(struct jh_intern *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void jh_intern_release(struct jh_intern *t)
+{
+	jh_arena_release(&t->arena);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
+{
+	if (2 * (t->nr + 1) > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		const char **slots = xcalloc(cap, sizeof(*slots));
+		for (size_t i = 0; i < t->cap; i++) {
+			const char *x = t->slots[i];
+			if (!x)
+				continue;
+			size_t j = jh_hash_bytes(x, strlen(x), 0) & (cap - 1);
+			while (slots[j])
+				j = (j + 1) & (cap - 1);
+			slots[j] = x;
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	size_t j = jh_hash_bytes(s, n, 0) & (t->cap - 1);
+	while (t->slots[j]) {
+		const char *x = t->slots[j];
+		if (strncmp(x, s, n) == 0 && x[n] == 0)
+			return x;
+		j = (j + 1) & (t->cap - 1);
+	}
+	const char *x = jh_arena_strndup(&t->arena, s, n);
+	t->slots[j] = x;
+	t->nr++;
+	return x;
+}
+
+const char *jh_intern(struct jh_intern *t, const char *s)
+{
+	return jh_intern_n(t, s, strlen(s));
+}
+
+/* ---- u64 map ---- */
+
+#define EMPTY UINT64_MAX
+
+void jh_u64map_init(struct jh_u64map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void jh_u64map_release(struct jh_u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+uint64_t *jh_u64map_get(const struct jh_u64map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	size_t j = jh_hash_u64(key) & (m->cap - 1);
+	while (m->keys[j] != EMPTY) {
+		if (m->keys[j] == key)
+			return &m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added)
+{
+	if (2 * (m->nr + 1) > m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		uint64_t *keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+		uint64_t *vals = xmalloc(jh_st_mult(cap, sizeof(*vals)));
+		memset(keys, 0xff, cap * sizeof(*keys));
+		for (size_t i = 0; i < m->cap; i++) {
+			if (m->keys[i] == EMPTY)
+				continue;
+			size_t j = jh_hash_u64(m->keys[i]) & (cap - 1);
+			while (keys[j] != EMPTY)
+				j = (j + 1) & (cap - 1);
+			keys[j] = m->keys[i];
+			vals[j] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = keys;
+		m->vals = vals;
+		m->cap = cap;
+	}
+	size_t j = jh_hash_u64(key) & (m->cap - 1);
+	while (m->keys[j] != EMPTY) {
+		if (m->keys[j] == key) {
+			if (added)
+				*added = 0;
+			return &m->vals[j];
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->keys[j] = key;
+	m->vals[j] = 0;
+	m->nr++;
+	if (added)
+		*added = 1;
+	return &m->vals[j];
+}
+
+/* ---- diagnostics ---- */
+
+int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line,
+		const char *fmt, ...)
+{
+	if (!d)
+		return -1;
+	int off = 0;
+	if (file && line)
+		off = snprintf(d->msg, sizeof(d->msg), "%s:%lu: ", file, line);
+	else if (file)
+		off = snprintf(d->msg, sizeof(d->msg), "%s: ", file);
+	if (off < 0 || (size_t)off >= sizeof(d->msg))
+		off = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->msg + off, sizeof(d->msg) - (size_t)off, fmt, ap);
+	va_end(ap);
+	d->code = code;
+	return -1;
+}
+
+void jh_warn(const char *fmt, ...)
+{
+	if (jh_quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("jeheap: warning: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}

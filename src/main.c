@@ -1,0 +1,30 @@
+/* main.c - the only place that prints errors and picks exit codes. */
+#include "jeheap/model.h"
+#include "jeheap/options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+	struct jh_options o;
+	struct jh_diag d = {{0}, 0};
+	int r = jh_options_parse(&o, argc, argv, &d);
+	if (r > 0)
+		return JH_EXIT_OK;
+	if (r < 0) {
+		fprintf(stderr, "jeheap: %s\n", d.msg);
+		return d.code ? d.code : JH_EXIT_USAGE;
+	}
+	jh_quiet = o.quiet;
+	int code = jh_run(&o, &d);
+	if (code != JH_EXIT_OK && d.msg[0])
+		fprintf(stderr, "jeheap: %s\n", d.msg);
+	if (fflush(stdout) || ferror(stdout)) {
+		if (code == JH_EXIT_OK)
+			fprintf(stderr, "jeheap: error writing output\n");
+		code = code ? code : JH_EXIT_OUTPUT;
+	}
+	jh_options_release(&o);
+	return code;
+}

@@ -1,0 +1,525 @@
+/*
+ * options.c - command-line parsing with jeprof's (Getopt::Long) rules:
+ * "--name" and "-name", "--name=V" and "--name V", unique prefixes (an exact
+ * name always wins), "--no-name"/"--noname" for flags, "--" ends options.
+ */
+#include "jeheap/options.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum kind {
+	K_FLAG,     /* boolean; --no-x allowed */
+	K_OUTPUT,   /* output mode flag */
+	K_OUTPUT_S, /* output mode with a required string (list, disasm) */
+	K_OUTPUT_O, /* output mode with an optional =N (top) */
+	K_GRAN,
+	K_VALUE,
+	K_STR,      /* string, last wins */
+	K_STRLIST,  /* repeatable string */
+	K_INT,
+	K_FLOAT,
+	K_IGNORED,  /* accepted, warned about, no effect */
+	K_IGNORED_S,
+	K_REFUSED,  /* not supported yet */
+	K_REFUSED_S,
+	K_HELP,
+	K_VERSION,
+};
+
+enum id {
+	O_NONE, O_CUM, O_BASE, O_SECONDS, O_ADD_LIB, O_LIB_PREFIX, O_FOCUS, O_IGNORE,
+	O_RETAIN, O_EXCLUDE, O_THREAD, O_NODECOUNT, O_NODEFRACTION, O_EDGEFRACTION,
+	O_MAXDEGREE, O_SCALE, O_HEAPCHECK, O_SHOW_BYTES, O_DROP_NEGATIVE, O_TOOLS,
+	O_OUTPUT_FILE, O_PATH_MAP, O_SYSROOT, O_DEBUG_DIR, O_JOBS, O_QUIET,
+};
+
+struct opt {
+	const char *name;
+	enum kind kind;
+	int arg; /* enum jh_output / jh_granularity / jh_value / enum id */
+};
+
+static const struct opt opts[] = {
+	{"help", K_HELP, 0},
+	{"version", K_VERSION, 0},
+	{"cum", K_FLAG, O_CUM},
+	{"base", K_STRLIST, O_BASE},
+	{"seconds", K_IGNORED_S, O_SECONDS},
+	{"add_lib", K_STRLIST, O_ADD_LIB},
+	{"lib_prefix", K_STR, O_LIB_PREFIX},
+	{"functions", K_GRAN, JH_GRAN_FUNCTIONS},
+	{"lines", K_GRAN, JH_GRAN_LINES},
+	{"addresses", K_GRAN, JH_GRAN_ADDRESSES},
+	{"files", K_GRAN, JH_GRAN_FILES},
+	{"text", K_OUTPUT, JH_OUT_TEXT},
+	{"top", K_OUTPUT_O, JH_OUT_TOP},
+	{"callgrind", K_OUTPUT, JH_OUT_CALLGRIND},
+	{"list", K_OUTPUT_S, JH_OUT_LIST},
+	{"disasm", K_OUTPUT_S, JH_OUT_DISASM},
+	{"symbols", K_OUTPUT, JH_OUT_SYMBOLS},
+	{"gv", K_OUTPUT, JH_OUT_GV},
+	{"evince", K_OUTPUT, JH_OUT_EVINCE},
+	{"web", K_OUTPUT, JH_OUT_WEB},
+	{"dot", K_OUTPUT, JH_OUT_DOT},
+	{"ps", K_OUTPUT, JH_OUT_PS},
+	{"pdf", K_OUTPUT, JH_OUT_PDF},
+	{"svg", K_OUTPUT, JH_OUT_SVG},
+	{"gif", K_OUTPUT, JH_OUT_GIF},
+	{"png", K_OUTPUT, JH_OUT_PNG},
+	{"raw", K_OUTPUT, JH_OUT_RAW},
+	{"collapsed", K_OUTPUT, JH_OUT_COLLAPSED},
+	{"interactive", K_OUTPUT, JH_OUT_INTERACTIVE},
+	{"nodecount", K_INT, O_NODECOUNT},
+	{"nodefraction", K_FLOAT, O_NODEFRACTION},
+	{"edgefraction", K_FLOAT, O_EDGEFRACTION},
+	{"maxdegree", K_INT, O_MAXDEGREE},
+	{"focus", K_STR, O_FOCUS},
+	{"thread", K_STR, O_THREAD},
+	{"ignore", K_STR, O_IGNORE},
+	{"scale", K_INT, O_SCALE},
+	{"heapcheck", K_FLAG, O_HEAPCHECK},
+	{"retain", K_STR, O_RETAIN},
+	{"exclude", K_STR, O_EXCLUDE},
+	{"inuse_space", K_VALUE, JH_INUSE_SPACE},
+	{"inuse_objects", K_VALUE, JH_INUSE_OBJECTS},
+	{"alloc_space", K_VALUE, JH_ALLOC_SPACE},
+	{"alloc_objects", K_VALUE, JH_ALLOC_OBJECTS},
+	{"show_bytes", K_FLAG, O_SHOW_BYTES},
+	{"drop_negative", K_FLAG, O_DROP_NEGATIVE},
+	{"total_delay", K_REFUSED, 0},
+	{"contentions", K_REFUSED, 0},
+	{"mean_delay", K_REFUSED, 0},
+	{"tools", K_IGNORED_S, O_TOOLS},
+	{"test", K_REFUSED, 0},
+	{"debug", K_IGNORED, 0},
+	{"debug-syms-by-id", K_IGNORED, 0},
+	{"test_stride", K_REFUSED_S, 0},
+	/* jeheap's own */
+	{"output", K_STR, O_OUTPUT_FILE},
+	{"path-map", K_STRLIST, O_PATH_MAP},
+	{"sysroot", K_STR, O_SYSROOT},
+	{"debug-dir", K_STRLIST, O_DEBUG_DIR},
+	{"jobs", K_INT, O_JOBS},
+	{"quiet", K_FLAG, O_QUIET},
+};
+
+void jh_options_usage(FILE *f)
+{
+	fputs(
+"Usage: jeheap [options] [program] profile...\n"
+"Analyse jemalloc heap profiles (a fast, drop-in replacement for jeprof).\n"
+"\n"
+"Examples:\n"
+"  jeheap --text ./server jeprof.1234.0.f.heap     top allocation sites, jeprof's layout\n"
+"  jeheap --text jeprof.1234.0.f.heap              the program is found in the dump's maps\n"
+"  jeheap --collapsed prof.heap | flamegraph.pl > heap.svg\n"
+"  jeheap --text --base=before.heap after.heap     what grew between two dumps\n"
+"  jeheap --svg --focus='DB::' prof.heap.zst > g.svg\n"
+"  jeheap --top=20 --show_bytes /tmp/ch.heap.symbolized\n"
+"  jeheap --raw ./server prof.heap > prof.symbolized   symbolize once, analyse anywhere\n"
+"\n"
+"A profile is a jemalloc heap_v2 dump, a .symbolized file (jeprof --raw,\n"
+"ClickHouse), or a gperftools 'heap profile:'; '-' is stdin; gzip and zstd\n"
+"files are read transparently. Several profiles are summed.\n"
+"Options are accepted as --opt or -opt, --opt=V or --opt V, and unique prefixes.\n"
+"\n"
+"Output (one of; default: interactive on a terminal, else --text):\n"
+"  --text              text report                  --top[=N]   first N rows (10)\n"
+"  --collapsed         folded stacks (flamegraph.pl) --raw       write .symbolized\n"
+"  --dot --svg --pdf --ps --gif --png   call graph (Graphviz dot for images)\n"
+"  --web --gv --evince  write svg/ps/pdf and open a viewer (or say where it is)\n"
+"  --callgrind         callgrind format (KCachegrind)\n"
+"  --list=REGEX        annotated source of matching functions\n"
+"  --symbols           map addresses read from stdin (maps, then addresses)\n"
+"  --interactive       prompt (top, list, focus=, ignore=, text, dot, help, quit)\n"
+"  --output=FILE       write the report to FILE instead of stdout\n"
+"\n"
+"Values:   --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
+"          --show_bytes  --drop_negative\n"
+"Granularity: --functions (default) --lines --files --addresses\n"
+"Filters (Perl regexes):\n"
+"  --focus=RE --ignore=RE   keep/drop stacks with a frame matching RE\n"
+"  --retain=RE --exclude=RE keep/drop frames matching RE\n"
+"  --base=FILE         subtract FILE (repeatable; bases are summed)\n"
+"  --thread=N|'*'      one thread's profile (or each thread)\n"
+"  --cum               sort by cumulative value\n"
+"Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
+"          --maxdegree=8 --heapcheck --scale=N\n"
+"Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
+"          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
+"          --jobs=N (symbolizer threads; default: all cores)\n"
+"Other:    --quiet (no warnings, no coverage line)  --help  --version\n"
+"Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
+"          --debug-syms-by-id. Refused: --disasm --contentions --total_delay\n"
+"          --mean_delay --test.\n"
+"\n"
+"Exit status: 0 ok, 1 usage error, 2 bad or missing input, 3 output error\n"
+"(graphviz missing or failed), 4 nothing to show, 70 internal error.\n"
+"See jeheap(1).\n", f);
+}
+
+static int usage_error(struct jh_diag *d, const char *fmt, const char *a)
+{
+	jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, fmt, a);
+	return -1;
+}
+
+static void strlist_add(char ***items, size_t *nr, const char *s)
+{
+	*items = xrealloc(*items, (*nr + 1) * sizeof(**items));
+	(*items)[(*nr)++] = xstrdup(s);
+}
+
+/* Finds the option for name (exact, else unique prefix). *neg set for --no-x. */
+static const struct opt *find_opt(const char *name, size_t len, int *neg, struct jh_diag *d)
+{
+	*neg = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *n = name;
+		size_t l = len;
+		if (pass == 1) {
+			if (len > 3 && !strncmp(name, "no-", 3))
+				n = name + 3, l = len - 3;
+			else if (len > 2 && !strncmp(name, "no", 2))
+				n = name + 2, l = len - 2;
+			else
+				break;
+		}
+		const struct opt *hit = NULL;
+		int nhits = 0;
+		for (size_t i = 0; i < JH_ARRAY_SIZE(opts); i++) {
+			if (strlen(opts[i].name) == l && !strncmp(opts[i].name, n, l)) {
+				hit = &opts[i];
+				nhits = 1;
+				break;
+			}
+			if (!strncmp(opts[i].name, n, l)) {
+				hit = &opts[i];
+				nhits++;
+			}
+		}
+		if (nhits == 1) {
+			if (pass == 1) {
+				if (hit->kind != K_FLAG && hit->kind != K_OUTPUT && hit->kind != K_GRAN &&
+				    hit->kind != K_VALUE)
+					break;
+				*neg = 1;
+			}
+			return hit;
+		}
+		if (nhits > 1) {
+			char buf[256];
+			snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+			usage_error(d, "option '%s' is ambiguous", buf);
+			return NULL;
+		}
+	}
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
+	usage_error(d, "unknown option '--%s' (see --help)", buf);
+	return NULL;
+}
+
+static int parse_int(const char *name, const char *v, int *out, struct jh_diag *d)
+{
+	char *end;
+	errno = 0;
+	long x = strtol(v, &end, 10);
+	if (errno || end == v || *end || x < 0 || x > 1000000000)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--%s: '%s' is not a non-negative integer", name, v);
+	*out = (int)x;
+	return 0;
+}
+
+static int parse_float(const char *name, const char *v, double *out, struct jh_diag *d)
+{
+	char *end;
+	errno = 0;
+	double x = strtod(v, &end);
+	if (errno || end == v || *end || !isfinite(x) || x < 0)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--%s: '%s' is not a non-negative number", name, v);
+	*out = x;
+	return 0;
+}
+
+static int set_output(struct jh_options *o, enum jh_output out, const char *name,
+		      struct jh_diag *d)
+{
+	if (o->output != JH_OUT_DEFAULT && o->output != out)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "only specify one output mode (--%s and --%s)",
+				   o->output_mode_name, name);
+	o->output = out;
+	o->output_mode_name = name;
+	return 0;
+}
+
+static int set_lib_prefix(struct jh_options *o, const char *v)
+{
+	char *s = xstrdup(v);
+	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		size_t l = strlen(tok);
+		while (l > 1 && tok[l - 1] == '/')
+			tok[--l] = 0;
+		if (l)
+			strlist_add(&o->sym.lib_prefixes, &o->sym.nlib_prefixes, tok);
+	}
+	free(s);
+	return 0;
+}
+
+static int apply(struct jh_options *o, const struct opt *op, int neg, const char *v,
+		 struct jh_diag *d, int *seen_value, int *seen_gran)
+{
+	switch (op->kind) {
+	case K_HELP:
+		jh_options_usage(stdout);
+		return 1;
+	case K_VERSION:
+		printf("jeheap %s\n", JEHEAP_VERSION);
+		return 1;
+	case K_OUTPUT:
+		if (neg)
+			return 0;
+		return set_output(o, (enum jh_output)op->arg, op->name, d);
+	case K_OUTPUT_S:
+		if (op->arg == JH_OUT_DISASM)
+			return usage_error(d, "--%s: not supported yet", op->name);
+		if (set_output(o, (enum jh_output)op->arg, op->name, d))
+			return -1;
+		o->list_re = v;
+		return 0;
+	case K_OUTPUT_O:
+		if (set_output(o, (enum jh_output)op->arg, op->name, d))
+			return -1;
+		if (v)
+			return parse_int(op->name, v, &o->top_n, d);
+		return 0;
+	case K_GRAN:
+		if (neg)
+			return 0;
+		if (*seen_gran && o->granularity != (enum jh_granularity)op->arg)
+			return usage_error(d, "only specify one granularity option (--%s)", op->name);
+		*seen_gran = 1;
+		o->granularity = (enum jh_granularity)op->arg;
+		return 0;
+	case K_VALUE:
+		if (neg)
+			return 0;
+		if (*seen_value && o->value != (enum jh_value)op->arg)
+			return usage_error(d, "specify at most one of --inuse/--alloc options (--%s)",
+					   op->name);
+		*seen_value = 1;
+		o->value = (enum jh_value)op->arg;
+		return 0;
+	case K_IGNORED:
+	case K_IGNORED_S:
+		if (!neg)
+			jh_warn("--%s has no effect in jeheap (accepted for jeprof compatibility)",
+				op->name);
+		return 0;
+	case K_REFUSED:
+	case K_REFUSED_S:
+		return usage_error(d, "--%s: not supported yet", op->name);
+	case K_FLAG: {
+		int on = !neg;
+		switch (op->arg) {
+		case O_CUM: o->cum = on; break;
+		case O_HEAPCHECK: o->heapcheck = on; break;
+		case O_SHOW_BYTES: o->show_bytes = on; break;
+		case O_DROP_NEGATIVE: o->drop_negative = on; break;
+		case O_QUIET: o->quiet = on; break;
+		}
+		return 0;
+	}
+	case K_INT:
+		switch (op->arg) {
+		case O_NODECOUNT: return parse_int(op->name, v, &o->nodecount, d);
+		case O_MAXDEGREE: return parse_int(op->name, v, &o->maxdegree, d);
+		case O_SCALE: return parse_int(op->name, v, &o->scale, d);
+		case O_JOBS: return parse_int(op->name, v, &o->sym.jobs, d);
+		}
+		return 0;
+	case K_FLOAT:
+		if (op->arg == O_NODEFRACTION)
+			return parse_float(op->name, v, &o->nodefraction, d);
+		return parse_float(op->name, v, &o->edgefraction, d);
+	case K_STR:
+		switch (op->arg) {
+		case O_LIB_PREFIX: return set_lib_prefix(o, v);
+		case O_FOCUS: o->focus = v; break;
+		case O_IGNORE: o->ignore = v; break;
+		case O_RETAIN: o->retain = v; break;
+		case O_EXCLUDE: o->exclude = v; break;
+		case O_OUTPUT_FILE: o->output_file = v; break;
+		case O_SYSROOT: o->sym.sysroot = v; break;
+		case O_THREAD: {
+			o->have_thread = 1;
+			o->thread_all = 0;
+			if (!strcmp(v, "*")) {
+				o->thread_all = 1;
+				break;
+			}
+			char *end;
+			errno = 0;
+			unsigned long long t = strtoull(v, &end, 10);
+			if (errno || end == v || *end || v[0] == '-')
+				return usage_error(d, "--thread: '%s' is not a thread number or '*'", v);
+			o->thread = t;
+			break;
+		}
+		}
+		return 0;
+	case K_STRLIST:
+		switch (op->arg) {
+		case O_BASE: strlist_add(&o->bases, &o->nbases, v); break;
+		case O_ADD_LIB: strlist_add(&o->sym.add_libs, &o->sym.nadd_libs, v); break;
+		case O_DEBUG_DIR: strlist_add(&o->sym.debug_dirs, &o->sym.ndebug_dirs, v); break;
+		case O_PATH_MAP: {
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v)
+				return usage_error(d, "--path-map: '%s' is not OLD=NEW", v);
+			o->sym.path_maps = xrealloc(o->sym.path_maps,
+						    (o->sym.npath_maps + 1) * sizeof(*o->sym.path_maps));
+			struct jh_path_map *pm = &o->sym.path_maps[o->sym.npath_maps++];
+			pm->from = xstrndup(v, (size_t)(eq - v));
+			pm->to = xstrdup(eq + 1);
+			break;
+		}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int takes_value(const struct opt *op)
+{
+	switch (op->kind) {
+	case K_OUTPUT_S: case K_STR: case K_STRLIST: case K_INT: case K_FLOAT: case K_IGNORED_S:
+	case K_REFUSED_S:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int is_elf(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	unsigned char m[4] = {0};
+	size_t n = fread(m, 1, 4, f);
+	fclose(f);
+	return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag *d)
+{
+	memset(o, 0, sizeof(*o));
+	o->value = JH_INUSE_SPACE;
+	o->top_n = 10;
+	o->nodecount = 80;
+	o->nodefraction = 0.005;
+	o->edgefraction = 0.001;
+	o->maxdegree = 8;
+	int seen_value = 0, seen_gran = 0, only_args = 0;
+	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	size_t npos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (only_args || a[0] != '-' || !a[1]) {
+			pos[npos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = 1;
+			continue;
+		}
+		const char *name = a + 1 + (a[1] == '-');
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		int neg;
+		const struct opt *op = find_opt(name, len, &neg, d);
+		if (!op)
+			goto fail;
+		const char *v = eq ? eq + 1 : NULL;
+		if (takes_value(op) && !v) {
+			if (i + 1 >= argc) {
+				usage_error(d, "option --%s requires a value", op->name);
+				goto fail;
+			}
+			v = argv[++i];
+		} else if (!takes_value(op) && v && op->kind != K_OUTPUT_O) {
+			usage_error(d, "option --%s does not take a value", op->name);
+			goto fail;
+		}
+		int r = apply(o, op, neg, v, d, &seen_value, &seen_gran);
+		if (r) {
+			free(pos);
+			return r;
+		}
+	}
+	if (o->output == JH_OUT_SYMBOLS) {
+		if (npos != 1) {
+			usage_error(d, "--symbols takes exactly one argument, the program%s", "");
+			goto fail;
+		}
+		o->program = pos[0];
+		free(pos);
+		return 0;
+	}
+	if (npos == 0) {
+		usage_error(d, "no profile given (usage: jeheap [options] [program] profile...%s)", "");
+		goto fail;
+	}
+	size_t first = 0;
+	if (strcmp(pos[0], "-") && is_elf(pos[0])) {
+		o->program = pos[0];
+		first = 1;
+		if (npos == 1) {
+			usage_error(d, "'%s' is a program; give at least one profile after it", pos[0]);
+			goto fail;
+		}
+	}
+	o->sym.program = o->program;
+	for (size_t i = first; i < npos; i++)
+		strlist_add(&o->profiles, &o->nprofiles, pos[i]);
+	free(pos);
+	return 0;
+fail:
+	free(pos);
+	return -1;
+}
+
+void jh_options_release(struct jh_options *o)
+{
+	for (size_t i = 0; i < o->nbases; i++)
+		free(o->bases[i]);
+	free(o->bases);
+	for (size_t i = 0; i < o->nprofiles; i++)
+		free(o->profiles[i]);
+	free(o->profiles);
+	for (size_t i = 0; i < o->sym.nlib_prefixes; i++)
+		free(o->sym.lib_prefixes[i]);
+	free(o->sym.lib_prefixes);
+	for (size_t i = 0; i < o->sym.nadd_libs; i++)
+		free(o->sym.add_libs[i]);
+	free(o->sym.add_libs);
+	for (size_t i = 0; i < o->sym.ndebug_dirs; i++)
+		free(o->sym.debug_dirs[i]);
+	free(o->sym.debug_dirs);
+	for (size_t i = 0; i < o->sym.npath_maps; i++) {
+		free(o->sym.path_maps[i].from);
+		free(o->sym.path_maps[i].to);
+	}
+	free(o->sym.path_maps);
+	memset(o, 0, sizeof(*o));
+}

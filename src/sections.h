@@ -1,0 +1,46 @@
+/*
+ * sections.h - an ELF file's debug sections, ready for DWARF readers.
+ *
+ * Opened once per file with libelf (ELF_C_READ_MMAP) and immutable after
+ * jh_sections_open returns, so any number of threads may read it.
+ * Uncompressed sections are zero-copy pointers into the mapping; zlib and
+ * zstd SHF_COMPRESSED sections and legacy .zdebug_* sections are
+ * decompressed by jeheap itself and are reported under their .debug_* name
+ * with their uncompressed size.
+ */
+#ifndef JEHEAP_SECTIONS_H
+#define JEHEAP_SECTIONS_H
+
+#include "jeheap/base.h"
+
+struct jh_sections;
+
+struct jh_section {
+	const char *name;          /* ".debug_info" (a .zdebug_x is renamed .debug_x) */
+	const unsigned char *data; /* NULL for SHT_NOBITS */
+	uint64_t size;             /* uncompressed size */
+	uint64_t addr;             /* sh_addr */
+	uint32_t type;             /* sh_type */
+	uint64_t flags;            /* sh_flags without SHF_COMPRESSED */
+	uint32_t link, info;
+	uint64_t entsize;
+};
+
+/*
+ * Opens path. Returns NULL with d set ("FILE: what is wrong") when the file
+ * is missing, not ELF, truncated, or of another architecture/class.
+ */
+struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d);
+void jh_sections_close(struct jh_sections *s);
+
+/* Number of sections (index 0 is the null section). */
+size_t jh_sections_count(const struct jh_sections *s);
+const struct jh_section *jh_sections_at(const struct jh_sections *s, size_t i);
+/* Section by name ("debug_x" also finds a ".zdebug_x"), or NULL. */
+const struct jh_section *jh_sections_find(const struct jh_sections *s, const char *name);
+int jh_sections_is_64bit(const struct jh_sections *s);
+int jh_sections_is_big_endian(const struct jh_sections *s);
+uint16_t jh_sections_machine(const struct jh_sections *s);
+const char *jh_sections_path(const struct jh_sections *s);
+
+#endif

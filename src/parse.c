@@ -160,46 +160,26 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 	return 0;
 }
 
-static int zero_bytes(struct jh_reader *r, uint64_t objs)
-{
-	return jh_bad_line(r, "%llu objects with 0 bytes", (unsigned long long)objs);
-}
-
-int jh_adjust_v2(struct jh_reader *r, double period, const uint64_t raw[4],
-		 struct jh_counts *c)
+int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
+	      struct jh_counts *c)
 {
 	for (int i = 0; i < 4; i += 2) {
 		double n = (double)raw[i], s = (double)raw[i + 1];
-		if (period != 0 && n != 0) {
+		if (algo && period != 0 && n != 0) {
 			if (s == 0)
-				return zero_bytes(r, raw[i]);
+				return jh_bad_line(r, "%llu objects with 0 bytes",
+						   (unsigned long long)raw[i]);
 			double ratio = ((s * 1.0) / n) / period;
-			double scale = 1 / (1 - exp(-ratio));
-			n *= scale;
-			s *= scale;
-		}
-		c->v[i] = n;
-		c->v[i + 1] = s;
-	}
-	return 0;
-}
-
-int jh_adjust_v1(struct jh_reader *r, double period, const uint64_t raw[4],
-		 struct jh_counts *c)
-{
-	for (int i = 0; i < 4; i += 2) {
-		double n = (double)raw[i], s = (double)raw[i + 1];
-		/* jeprof divides by n unconditionally; 0 objects with 0 bytes is
-		 * kept as 0 here instead of dying */
-		if (period != 0 && n != 0) {
-			if (s == 0)
-				return zero_bytes(r, raw[i]);
-			double ratio = ((s * 1.0) / n) / period;
-			if (ratio < 1) {
+			if (algo == 2) {
+				double scale = 1 / (1 - exp(-ratio));
+				n *= scale;
+				s *= scale;
+			} else if (ratio < 1) {
 				n /= ratio;
 				s /= ratio;
 			}
-		} else if (period != 0 && s != 0) {
+		} else if (algo == 1 && period != 0 && s != 0) {
+			/* v1 divides by n: jeprof dies; 0 objects with 0 bytes stays 0 */
 			return jh_bad_line(r, "%llu bytes in 0 objects",
 					   (unsigned long long)raw[i + 1]);
 		}
@@ -207,6 +187,28 @@ int jh_adjust_v1(struct jh_reader *r, double period, const uint64_t raw[4],
 		c->v[i + 1] = s;
 	}
 	return 0;
+}
+
+int jh_body_line(struct jh_reader *r, const char **sp, const char **ep)
+{
+	char *line;
+	size_t len;
+	int rc;
+	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+		const char *s = line, *e = line + len;
+		if (len && *s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
+			return jh_parse_maps(r, 0) < 0 ? -1 : 0;
+		if (len && *s == '-' && JH_STARTS(s, e, "--- Memory map:"))
+			return jh_parse_maps(r, 1) < 0 ? -1 : 0;
+		s = jh_skip_space(s, e);
+		e = jh_rskip_space(s, e);
+		if (s == e)
+			continue;
+		*sp = s;
+		*ep = e;
+		return 1;
+	}
+	return rc;
 }
 
 /* Header dispatch as jeprof's ReadProfile: "--- heap" markers are skipped

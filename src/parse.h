@@ -72,12 +72,15 @@ int jh_parse_quad(struct jh_reader *r, const char **s, const char *e, uint64_t v
 /* Whitespace-separated addresses -> r->pcs, leaf kept, callers - 1 (wrapping). */
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
 
-/* Sampling corrections, in jeprof's operation order (AdjustSamples). Return
- * -1 with a message if jeprof would divide by zero. */
-int jh_adjust_v2(struct jh_reader *r, double period, const uint64_t raw[4],
-		 struct jh_counts *c);
-int jh_adjust_v1(struct jh_reader *r, double period, const uint64_t raw[4],
-		 struct jh_counts *c);
+/* Sampling correction of one count line in jeprof's operation order
+ * (AdjustSamples): algo 0 none, 1 v1 (gperftools), 2 v2 (Poisson). Returns
+ * -1 with a message where jeprof would divide by zero. */
+int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
+	      struct jh_counts *c);
+/* Next body line of a heap profile: 1 with [*s, *e) trimmed and non-blank,
+ * 0 at the end (end of input, or a map section, which has then been read
+ * into the profile), -1 on error. */
+int jh_body_line(struct jh_reader *r, const char **s, const char **e);
 
 /* Profile bodies; header is the header line (already read). */
 int jh_parse_heapv2(struct jh_reader *r, const char *header, size_t hlen);

@@ -60,7 +60,7 @@ static int record_line(struct jh_reader *r, const char *s, const char *e, double
 		return -1;
 	if (s != e)
 		return jh_bad_line(r, "bad count line: text after ']'");
-	if (jh_adjust_v2(r, period, v, &c))
+	if (jh_adjust(r, 2, period, v, &c))
 		return -1;
 	/* interned at its first count line: a record without one adds nothing */
 	if (*stack == NO_STACK)
@@ -89,20 +89,8 @@ int jh_parse_heapv2(struct jh_reader *r, const char *h, size_t hlen)
 	int in_record = 0;
 	uint32_t stack = NO_STACK;
 
-	char *line;
-	size_t len;
 	int rc;
-	while ((rc = jh_next_line(r, &line, &len)) > 0) {
-		s = line;
-		e = line + len;
-		if (*s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
-			return jh_parse_maps(r, 0);
-		if (*s == '-' && JH_STARTS(s, e, "--- Memory map:"))
-			return jh_parse_maps(r, 1);
-		s = jh_skip_space(s, e);
-		e = jh_rskip_space(s, e);
-		if (s == e)
-			continue;
+	while ((rc = jh_body_line(r, &s, &e)) > 0) {
 		if (*s == 't') {
 			if (in_record ? record_line(r, s, e, pd, &stack) : header_line(r, s, e))
 				return -1;

@@ -51,23 +51,9 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_LEGACY_HEAP;
 	p->period = (uint64_t)adjust;
-	if (algo == 0)
-		adjust = 0;
 
-	char *line;
-	size_t len;
 	int rc;
-	while ((rc = jh_next_line(r, &line, &len)) > 0) {
-		s = line;
-		e = line + len;
-		if (*s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
-			return jh_parse_maps(r, 0);
-		if (*s == '-' && JH_STARTS(s, e, "--- Memory map:"))
-			return jh_parse_maps(r, 1);
-		s = jh_skip_space(s, e);
-		e = jh_rskip_space(s, e);
-		if (s == e)
-			continue;
+	while ((rc = jh_body_line(r, &s, &e)) > 0) {
 		struct jh_counts c;
 		if (jh_parse_quad(r, &s, e, v) ||
 		    jh_parse_space(r, &s, e, "bad record: expected ' @ ' after the counts"))
@@ -76,7 +62,7 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 			return jh_bad_line(r, "bad record: expected ' @ <addresses>' after the counts");
 		if (jh_parse_stack(r, s + 1, e))
 			return -1;
-		if ((algo == 2 ? jh_adjust_v2(r, adjust, v, &c) : jh_adjust_v1(r, adjust, v, &c)))
+		if (jh_adjust(r, algo, adjust, v, &c))
 			return -1;
 		jh_profile_add(p, jh_profile_intern_stack(p, r->pcs, (uint32_t)r->npcs), &c);
 	}

@@ -26,7 +26,7 @@ struct jh_input {
 	ZSTD_DStream *zd;
 	int stream_end;           /* the last compressed frame/member was complete */
 	unsigned char *raw;       /* compressed bytes [rawpos, rawlen) not yet consumed */
-	size_t rawpos, rawlen;
+	size_t rawpos, rawlen, rawcap;
 	char *buf;                /* decompressed window: [start, end) unconsumed */
 	size_t cap, start, end, scan; /* scan: no '\n' in [start, scan) */
 	int eof;                  /* no more decompressed data will come */
@@ -63,7 +63,7 @@ static int raw_fill(struct jh_input *in, struct jh_diag *d)
 {
 	if (in->rawpos < in->rawlen || in->src_eof)
 		return 0;
-	ssize_t r = src_read(in, in->raw, JH_IN_CHUNK);
+	ssize_t r = src_read(in, in->raw, in->rawcap);
 	if (r < 0)
 		return read_error(in, d);
 	in->rawpos = 0;
@@ -73,13 +73,15 @@ static int raw_fill(struct jh_input *in, struct jh_diag *d)
 	return 0;
 }
 
-static struct jh_input *input_new(const char *name)
+/* size: a hint of the input size (small memory inputs get small buffers) */
+static struct jh_input *input_new(const char *name, size_t size)
 {
 	struct jh_input *in = xcalloc(1, sizeof(*in));
 	in->name = xstrdup(name);
 	in->fd = -1;
-	in->raw = xmalloc(JH_IN_CHUNK);
-	in->cap = JH_BUF_INIT;
+	in->rawcap = size < JH_IN_CHUNK ? (size < 4096 ? 4096 : size) : JH_IN_CHUNK;
+	in->raw = xmalloc(in->rawcap);
+	in->cap = size < JH_BUF_INIT / 4 ? 4096 : JH_BUF_INIT;
 	in->buf = xmalloc(in->cap + 1);
 	return in;
 }
@@ -88,7 +90,7 @@ static struct jh_input *input_new(const char *name)
 static int detect(struct jh_input *in, struct jh_diag *d)
 {
 	while (in->rawlen < 4 && !in->src_eof) {
-		ssize_t r = src_read(in, in->raw + in->rawlen, JH_IN_CHUNK - in->rawlen);
+		ssize_t r = src_read(in, in->raw + in->rawlen, in->rawcap - in->rawlen);
 		if (r < 0)
 			return read_error(in, d);
 		if (r == 0)
@@ -120,7 +122,7 @@ struct jh_input *jh_input_open(const char *path, struct jh_diag *d)
 			return NULL;
 		}
 	}
-	struct jh_input *in = input_new(path);
+	struct jh_input *in = input_new(path, SIZE_MAX);
 	in->fd = fd;
 	in->own_fd = fd != 0;
 	if (in->own_fd)
@@ -135,7 +137,7 @@ struct jh_input *jh_input_open(const char *path, struct jh_diag *d)
 struct jh_input *jh_input_mem(const void *data, size_t n, const char *name)
 {
 	static const unsigned char empty[1];
-	struct jh_input *in = input_new(name);
+	struct jh_input *in = input_new(name, data ? n : 0);
 	in->mem = data ? data : empty;
 	in->memlen = data ? n : 0;
 	if (detect(in, NULL) < 0) /* cannot fail for memory, except codec init */

@@ -24,7 +24,14 @@
 #include "dwarf_lines.h"
 #include "dwarf_sched.h"
 
+/*
+ * libdwarf's dwarf_finish reads the FIRST BYTE of the object and, if it is
+ * 'F', 'M' or 'P', destroys it as its own ELF/Mach-O/PE reader would: with a
+ * pointer there, whether that happens depends on an address byte. So the
+ * object starts with a byte none of its readers use.
+ */
 struct obj_ctx {
+	char kind; /* 'J' */
 	const struct jh_sections *s;
 };
 
@@ -139,6 +146,7 @@ static int open_dbg(const struct jh_sections *s, struct obj_ctx *ctx,
 		    Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *out)
 {
 	Dwarf_Error err = NULL;
+	ctx->kind = 'J';
 	ctx->s = s;
 	iface->object = ctx;
 	iface->methods = &oa_methods;

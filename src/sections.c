@@ -229,8 +229,11 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 	if (elf_getshdrnum(s->elf, &shnum) != 0 || elf_getshdrstrndx(s->elf, &shstrndx) != 0)
 		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "bad section header table: %s",
 				   elf_errmsg(-1));
-	if (shnum > 0 && (uint64_t)shnum * (s->is64 ? 64 : 40) > s->raw_size)
-		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "truncated section header table");
+	uint64_t nsh = shnum > eh.e_shnum ? shnum : eh.e_shnum;
+	uint64_t shsz = nsh * (eh.e_shentsize ? eh.e_shentsize : 1);
+	if ((nsh > 0 || eh.e_shoff) && (eh.e_shoff > s->raw_size || shsz > s->raw_size - eh.e_shoff))
+		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
+				   "section header table past the end of the file (truncated?)");
 	s->n = shnum;
 	s->slots = xcalloc(shnum ? shnum : 1, sizeof(*s->slots));
 	for (size_t i = 0; i < shnum; i++)

@@ -120,6 +120,9 @@ static int same_id(struct jh_elf_image *im, const unsigned char *id, size_t len)
 {
 	size_t l;
 	const unsigned char *b = jh_elf_image_build_id(im, &l);
+	if (b && l == len && !memcmp(b, id, len))
+		return 1;
+	b = jh_elf_image_sup_id(im, &l); /* a .debug_sup link names the checksum */
 	return b && l == len && !memcmp(b, id, len);
 }
 

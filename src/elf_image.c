@@ -37,6 +37,8 @@ struct jh_elf_image {
 	char *altlink;
 	unsigned char *alt_id;
 	size_t alt_id_len;
+	unsigned char *sup_id; /* checksum of a DWARF 5 supplementary file */
+	size_t sup_id_len;
 	int has_debug_info;
 	Elf_Scn *symtab, *dynsym;
 	int syms_loaded;
@@ -104,11 +106,15 @@ static void read_altlink(struct jh_elf_image *im, Elf_Data *data)
 		set_alt(im, p, n, p + n + 1, data->d_size - n - 1);
 }
 
-/* DWARF 5 .debug_sup: u16 version, u8 is_supplementary, name, ULEB128 length, checksum. */
+/*
+ * DWARF 5 .debug_sup: u16 version, u8 is_supplementary, name, ULEB128
+ * length, checksum. A main file names its supplementary file; the
+ * supplementary file carries the same checksum with an empty name.
+ */
 static void read_debug_sup(struct jh_elf_image *im, Elf_Data *data)
 {
 	const unsigned char *p = data->d_buf, *end = p + data->d_size;
-	if (data->d_size < 4 || p[2] != 0) /* we only follow links from non-supplementary files */
+	if (data->d_size < 4 || p[2] > 1)
 		return;
 	const char *name = (const char *)p + 3;
 	size_t n = strnlen(name, end - p - 3);
@@ -123,7 +129,13 @@ static void read_debug_sup(struct jh_elf_image *im, Elf_Data *data)
 	}
 	if (q > end || len > (uint64_t)(end - q))
 		len = 0;
-	set_alt(im, name, n, q, len);
+	if (p[2] == 0) {
+		set_alt(im, name, n, q, len);
+	} else if (len && !im->sup_id) {
+		im->sup_id = xmalloc(len);
+		memcpy(im->sup_id, q, len);
+		im->sup_id_len = len;
+	}
 }
 
 static void scan_sections(struct jh_elf_image *im)
@@ -234,6 +246,7 @@ void jh_elf_image_close(struct jh_elf_image *im)
 	free(im->debuglink);
 	free(im->altlink);
 	free(im->alt_id);
+	free(im->sup_id);
 	free(im->syms);
 	free(im);
 }
@@ -242,6 +255,12 @@ const char *jh_elf_image_path(const struct jh_elf_image *im) { return im->path; 
 int jh_elf_image_type(const struct jh_elf_image *im) { return im->type; }
 uint64_t jh_elf_image_file_size(const struct jh_elf_image *im) { return im->file_size; }
 int jh_elf_image_has_debug_info(const struct jh_elf_image *im) { return im->has_debug_info; }
+
+const unsigned char *jh_elf_image_sup_id(const struct jh_elf_image *im, size_t *len)
+{
+	*len = im->sup_id_len;
+	return im->sup_id;
+}
 int jh_elf_image_has_symtab(const struct jh_elf_image *im) { return im->symtab != NULL; }
 
 size_t jh_elf_image_loads(const struct jh_elf_image *im, const struct jh_elf_load **loads)

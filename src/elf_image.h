@@ -43,6 +43,8 @@ const char *jh_elf_image_debuglink(const struct jh_elf_image *im, uint32_t *crc)
  * identifier the alternate file's build-id must equal. */
 const char *jh_elf_image_altlink(const struct jh_elf_image *im, const unsigned char **id,
 				 size_t *idlen);
+/* The checksum a DWARF 5 supplementary file records in its own .debug_sup, or NULL. */
+const unsigned char *jh_elf_image_sup_id(const struct jh_elf_image *im, size_t *len);
 /* The file has DWARF (.debug_info or .zdebug_info with contents). */
 int jh_elf_image_has_debug_info(const struct jh_elf_image *im);
 /* The file has a non-empty .symtab. */

@@ -333,7 +333,8 @@ static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_
 		JH_GROW(p, np + 1, ap);
 		p[np++] = (struct pend){w[i].m, w[i].modaddr};
 	}
-	qsort(p, np, sizeof(*p), cmp_pend);
+	if (np)
+		qsort(p, np, sizeof(*p), cmp_pend);
 	uint64_t *a = xmalloc(jh_st_mult(np ? np : 1, sizeof(*a)));
 	int rc = 0;
 	for (size_t i = 0; i < np && rc == 0;) {

@@ -81,7 +81,7 @@ static int loc_matches(struct jh_graph_priv *gp, const struct jh_model *m, uint3
 	if (!l->nframes) {
 		jh_sb_reset(&gp->sb2);
 		jh_unknown_name(&gp->sb2, l);
-		return l->module && jh_filter_match(re, gp->sb2.buf, gp->sb2.len);
+		return jh_loc_shown_module(l) && jh_filter_match(re, gp->sb2.buf, gp->sb2.len);
 	}
 	for (uint32_t i = 0; i < l->nframes; i++) {
 		if (jh_filter_match_interned(re, frame_short(gp, m, l, i)))
@@ -162,7 +162,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		case JH_GRAN_FUNCTIONS:
 			if (unknown_fn && j == 0) {
 				unknown_key(sb, l);
-				bare = !l->module;
+				bare = !jh_loc_shown_module(l);
 			} else {
 				jh_sb_adds(sb, fn);
 				if (j)
@@ -179,7 +179,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			if (unknown_fn && j == 0 && !strcmp(sb->buf + at, "??:0")) {
 				jh_sb_reset(sb);
 				unknown_key(sb, l);
-				bare = !l->module;
+				bare = !jh_loc_shown_module(l);
 			}
 			break;
 		}
@@ -197,7 +197,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			if (!strcmp(sb->buf, "??:0") || !sb->len) {
 				jh_sb_reset(sb);
 				unknown_key(sb, l);
-				bare = !l->module;
+				bare = !jh_loc_shown_module(l);
 				break;
 			}
 			size_t e = sb->len;

@@ -29,6 +29,15 @@ static uint64_t frames_hash(const struct jh_frame *f, uint32_t n)
 	return h;
 }
 
+/* Every level has a function name (else the frames do not identify the pc). */
+static int frames_known(const struct jh_frame *f, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!f[i].func)
+			return 0;
+	return 1;
+}
+
 struct loc_probe {
 	const struct jh_model *m;
 	const struct jh_model_priv *mp;
@@ -66,7 +75,7 @@ static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
 	struct jh_model_priv *mp = m->priv;
 	struct loc_probe p = {m, mp, KEY_PC, l};
 	uint64_t h;
-	if (mp->symbolic && l->nframes) {
+	if (mp->symbolic && l->nframes && frames_known(m->frames.items + l->first, l->nframes)) {
 		p.kind = KEY_SYM;
 		h = frames_hash(m->frames.items + l->first, l->nframes);
 	} else if (l->module) {
@@ -176,6 +185,45 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
 	add_counts(is_base ? &th->base[*v] : &th->c[*v], c);
 }
 
+/*
+ * The mapping of an embedded-name pc, so that pcs of a library the file
+ * cannot name ("??") still match across runs with --base: module = the
+ * mapped path, modaddr = its file offset (names are shown as jeprof shows
+ * them, see jh_loc_shown_module).
+ */
+static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
+			    uint64_t pc, struct jh_symresult *r)
+{
+	size_t lo = 0, hi = p->nmaps;
+	if (sorted) { /* last mapping with start <= pc */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->maps[mid].start <= pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hi = lo;
+		lo = lo ? lo - 1 : 0;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		const struct jh_mapping *mp = &p->maps[i];
+		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
+			r->module = jh_intern(&m->names, mp->path);
+			r->modaddr = pc - mp->start + mp->offset;
+			return;
+		}
+	}
+}
+
+static int maps_sorted(const struct jh_profile *p)
+{
+	for (size_t i = 1; i < p->nmaps; i++)
+		if (p->maps[i].start < p->maps[i - 1].end)
+			return 0;
+	return 1;
+}
+
 /* The symbol-section names of pc (p->syms is sorted by pc, unique). */
 static const char *section_names(const struct jh_profile *p, uint64_t pc)
 {
@@ -196,8 +244,11 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 {
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
-		for (size_t i = 0; i < nu; i++)
+		int sorted = maps_sorted(p);
+		for (size_t i = 0; i < nu; i++) {
 			embedded_frames(m, section_names(p, upcs[i]), upcs[i], &res[i]);
+			embedded_module(m, p, sorted, upcs[i], &res[i]);
+		}
 	} else if (s) {
 		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 			free(res);

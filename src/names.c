@@ -130,9 +130,10 @@ void jh_frame_fileline(struct jh_sb *sb, const struct jh_model *m, const struct 
 
 void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
 {
-	if (l->module) {
-		const char *base = strrchr(l->module, '/');
-		jh_sb_addf(sb, "%s+0x%" PRIx64, base ? base + 1 : l->module, l->modaddr);
+	const char *mod = jh_loc_shown_module(l);
+	if (mod) {
+		const char *base = strrchr(mod, '/');
+		jh_sb_addf(sb, "%s+0x%" PRIx64, base ? base + 1 : mod, l->modaddr);
 	} else {
 		jh_pc_key(sb, l->pc);
 	}
@@ -163,7 +164,7 @@ void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct 
 			jh_sb_addc(sb, ';');
 		if (f->func) {
 			add_collapsed_safe(sb, f->func);
-		} else if (l->module && i == 0) {
+		} else if (jh_loc_shown_module(l) && i == 0) {
 			jh_unknown_name(sb, l);
 		} else {
 			/* jeprof: the file:line, "?" and ":0" normalised to "??:0" */

@@ -9,6 +9,14 @@
 
 #include "jeheap/model.h"
 
+/* The module whose name may be shown for l ("libname+0xOFF"): NULL for
+ * names from a .symbolized file, which are shown exactly as jeprof does
+ * (their module is only used to identify the location). */
+static inline const char *jh_loc_shown_module(const struct jh_location *l)
+{
+	return l->status == JH_SYM_EMBEDDED ? NULL : l->module;
+}
+
 /* jeprof's ShortFunctionName of full, appended to out. */
 void jh_short_function_name(struct jh_sb *out, const char *full);
 

@@ -29,6 +29,18 @@ static inline void tp_sym(struct jh_profile *p, uint64_t pc, const char *names)
 	p->syms[i].names = xstrdup(names);
 }
 
+/* A mapping [start, end) of path at file offset 0. */
+static inline void tp_map(struct jh_profile *p, uint64_t start, uint64_t end, const char *path)
+{
+	JH_GROW(p->maps, p->nmaps + 1, p->maps_alloc);
+	struct jh_mapping *mp = &p->maps[p->nmaps++];
+	memset(mp, 0, sizeof(*mp));
+	mp->start = start;
+	mp->end = end;
+	memcpy(mp->perms, "r-xp", 5);
+	mp->path = xstrdup(path);
+}
+
 /* A stack (pcs leaf first) with in-use bytes and objects; returns its index. */
 static inline uint32_t tp_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 				double bytes, double objects)
@@ -72,6 +84,9 @@ static inline void tp_release(struct jh_profile *p)
 	for (size_t i = 0; i < p->nsyms; i++)
 		free(p->syms[i].names);
 	free(p->syms);
+	for (size_t i = 0; i < p->nmaps; i++)
+		free(p->maps[i].path);
+	free(p->maps);
 	free(p->pcs);
 	free(p->stacks);
 	free(p->threads);

@@ -161,7 +161,8 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 		if (r[i].callee_loc != UINT32_MAX)
 			r[i].callee = *site_of(&c, r[i].callee_loc);
 	}
-	qsort(r, nr, sizeof(*r), cmp_records);
+	if (nr)
+		qsort(r, nr, sizeof(*r), cmp_records);
 
 	struct jh_u64map files, fns;
 	jh_u64map_init(&files);

@@ -135,7 +135,8 @@ static void add_edges(struct jh_sb *sb, const struct jh_graph *g, const struct j
 {
 	size_t ne;
 	struct edge *e = collect_edges(g, nodeno, &ne);
-	qsort_r(e, ne, sizeof(*e), cmp_edges, (void *)g);
+	if (ne)
+		qsort_r(e, ne, sizeof(*e), cmp_edges, (void *)g);
 	uint32_t *indeg = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*indeg));
 	uint32_t *outdeg = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*outdeg));
 	double total = g->local_total;

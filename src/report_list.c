@@ -288,7 +288,8 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options 
 	jh_intern_init(&names);
 	struct jh_namer namer;
 	jh_namer_init(&namer, &names);
-	qsort_r(hits, nhits, sizeof(*hits), cmp_hits, &namer);
+	if (nhits)
+		qsort_r(hits, nhits, sizeof(*hits), cmp_hits, &namer);
 	for (size_t i = 0; i < nhits;) {
 		size_t j = i + 1;
 		while (j < nhits && hits[j].func == hits[i].func && hits[j].file == hits[i].file)

@@ -25,9 +25,9 @@ struct site {
 	uint32_t line;
 };
 
-struct record {
-	uint32_t caller_loc, callee_loc; /* callee_loc UINT32_MAX: the caller's self cost */
-	struct site caller, callee;      /* callee.fn == NULL: self cost */
+/* One occurrence of a self cost or a call, keyed by site ranks. */
+struct pair {
+	uint64_t key; /* caller rank << 32 | (callee rank + 1, or 0 for the self cost) */
 	double n;
 };
 
@@ -76,34 +76,42 @@ static int cmp_site(const struct site *a, const struct site *b)
 	return strcmp(a->fn, b->fn);
 }
 
-static int cmp_records(const void *pa, const void *pb)
+static int cmp_pairs(const void *pa, const void *pb)
 {
-	const struct record *a = pa, *b = pb;
-	int r = cmp_site(&a->caller, &b->caller);
-	if (r)
-		return r;
-	if (!a->callee.fn || !b->callee.fn)
-		return (a->callee.fn != NULL) - (b->callee.fn != NULL);
-	return cmp_site(&a->callee, &b->callee);
+	uint64_t a = ((const struct pair *)pa)->key, b = ((const struct pair *)pb)->key;
+	return a < b ? -1 : a > b;
+}
+
+/* Orders location ids by their site (sites computed beforehand). */
+static int cmp_locs(const void *pa, const void *pb, void *arg)
+{
+	const struct site *sites = arg;
+	return cmp_site(&sites[*(const uint32_t *)pa], &sites[*(const uint32_t *)pb]);
 }
 
 /* jeprof's CompressedCGName: "(n) name" on first use, "(n)" later; names of
  * at most 3 bytes are always written out. Names are interned in one table,
  * so the pointer identifies the name. */
-static void put_name(FILE *out, const char *key, const char *val, struct jh_u64map *ids)
+struct names {
+	struct jh_u64map ids; /* name pointer -> its number, 0 for a short name */
+	uint64_t n;           /* numbers given so far */
+};
+
+static void put_name(FILE *out, const char *key, const char *val, struct names *nm)
 {
-	if (strlen(val) <= 3) {
-		fprintf(out, "%s=%s\n", key, val);
-		return;
-	}
 	int added;
-	uint64_t *id = jh_u64map_put(ids, (uint64_t)(uintptr_t)val, &added);
+	uint64_t *id = jh_u64map_put(&nm->ids, (uint64_t)(uintptr_t)val, &added);
 	if (added) {
-		*id = ids->nr;
-		fprintf(out, "%s=(%llu) %s\n", key, (unsigned long long)*id, val);
-	} else {
-		fprintf(out, "%s=(%llu)\n", key, (unsigned long long)*id);
+		*id = strlen(val) <= 3 ? 0 : ++nm->n;
+		if (*id) {
+			fprintf(out, "%s=(%llu) %s\n", key, (unsigned long long)*id, val);
+			return;
+		}
 	}
+	if (*id)
+		fprintf(out, "%s=(%llu)\n", key, (unsigned long long)*id);
+	else
+		fprintf(out, "%s=%s\n", key, val);
 }
 
 /* Perl's int(): truncation toward zero, printed as an integer. */
@@ -112,17 +120,38 @@ static long long count_of(double n)
 	return (long long)trunc(n);
 }
 
-static void add_record(struct record **r, size_t *nr, size_t *alloc, struct jh_u64map *idx,
-		       uint32_t caller, uint32_t callee, double n)
+/*
+ * Gives every location used by g's stacks the rank of its site in output
+ * order (file, line, function; equal sites share a rank), so records sort
+ * and merge on integers. Returns the site of each rank (*nranks of them).
+ */
+static struct site *rank_sites(struct cg *c, uint32_t *rank, size_t *nranks)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(idx, (uint64_t)caller << 32 | callee, &added);
-	if (added) {
-		JH_GROW(*r, *nr + 1, *alloc);
-		(*r)[*nr] = (struct record){.caller_loc = caller, .callee_loc = callee};
-		*v = (*nr)++;
+	const struct jh_graph *g = c->g;
+	uint32_t *used = NULL;
+	size_t nused = 0, alloc = 0;
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const uint32_t *locs = g->locpool + g->stacks[s].off;
+		for (uint32_t i = 0; i < g->stacks[s].len; i++) {
+			if (c->have_site[locs[i]])
+				continue;
+			site_of(c, locs[i]);
+			JH_GROW(used, nused + 1, alloc);
+			used[nused++] = locs[i];
+		}
 	}
-	(*r)[*v].n += n;
+	if (nused)
+		qsort_r(used, nused, sizeof(*used), cmp_locs, c->sites);
+	struct site *byrank = xmalloc((nused ? nused : 1) * sizeof(*byrank));
+	size_t nr = 0;
+	for (size_t i = 0; i < nused; i++) {
+		if (!nr || cmp_site(&byrank[nr - 1], &c->sites[used[i]]))
+			byrank[nr++] = c->sites[used[i]];
+		rank[used[i]] = (uint32_t)(nr - 1);
+	}
+	free(used);
+	*nranks = nr;
+	return byrank;
 }
 
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_options *o,
@@ -139,53 +168,53 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 	c.have_site = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	jh_sb_init(&c.tmp);
 
-	/* Records keyed by (caller location, callee location or UINT32_MAX = self). */
-	struct jh_u64map idx;
-	jh_u64map_init(&idx);
-	struct record *r = NULL;
+	uint32_t *rank = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*rank));
+	size_t nranks;
+	struct site *byrank = rank_sites(&c, rank, &nranks);
+
+	/* Every self cost and adjacent (caller, callee) pair, sorted and merged by site. */
+	struct pair *r = NULL;
 	size_t nr = 0, alloc = 0;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *st = &g->stacks[s];
 		const uint32_t *locs = g->locpool + st->off;
 		if (!st->len)
 			continue;
-		add_record(&r, &nr, &alloc, &idx, locs[0], UINT32_MAX, st->v);
+		JH_GROW(r, nr + st->len, alloc);
+		r[nr++] = (struct pair){(uint64_t)rank[locs[0]] << 32, st->v};
 		for (uint32_t i = 1; i < st->len; i++)
-			add_record(&r, &nr, &alloc, &idx, locs[i], locs[i - 1], st->v);
-	}
-	jh_u64map_release(&idx);
-
-	/* Locations -> sites; records of different locations at one site merge. */
-	for (size_t i = 0; i < nr; i++) {
-		r[i].caller = *site_of(&c, r[i].caller_loc);
-		if (r[i].callee_loc != UINT32_MAX)
-			r[i].callee = *site_of(&c, r[i].callee_loc);
+			r[nr++] = (struct pair){(uint64_t)rank[locs[i]] << 32 | (rank[locs[i - 1]] + 1),
+						st->v};
 	}
 	if (nr)
-		qsort(r, nr, sizeof(*r), cmp_records);
+		qsort(r, nr, sizeof(*r), cmp_pairs);
 
-	struct jh_u64map files, fns;
-	jh_u64map_init(&files);
-	jh_u64map_init(&fns);
+	struct names files = {0}, fns = {0};
+	jh_u64map_init(&files.ids);
+	jh_u64map_init(&fns.ids);
 	fputs("events: Hits\n\n", out);
 	for (size_t i = 0; i < nr;) {
 		double n = r[i].n;
 		size_t j = i + 1;
-		while (j < nr && !cmp_records(&r[i], &r[j]))
+		while (j < nr && r[j].key == r[i].key)
 			n += r[j++].n;
-		put_name(out, "fl", r[i].caller.file, &files);
-		put_name(out, "fn", r[i].caller.fn, &fns);
-		if (r[i].callee.fn) {
-			put_name(out, "cfl", r[i].callee.file, &files);
-			put_name(out, "cfn", r[i].callee.fn, &fns);
-			fprintf(out, "calls=%lld %u\n", count_of(n), r[i].callee.line);
+		const struct site *caller = &byrank[r[i].key >> 32];
+		uint32_t callee = (uint32_t)r[i].key;
+		put_name(out, "fl", caller->file, &files);
+		put_name(out, "fn", caller->fn, &fns);
+		if (callee) {
+			put_name(out, "cfl", byrank[callee - 1].file, &files);
+			put_name(out, "cfn", byrank[callee - 1].fn, &fns);
+			fprintf(out, "calls=%lld %u\n", count_of(n), byrank[callee - 1].line);
 		}
-		fprintf(out, "%u %lld\n\n", r[i].caller.line, count_of(n));
+		fprintf(out, "%u %lld\n\n", caller->line, count_of(n));
 		i = j;
 	}
-	jh_u64map_release(&files);
-	jh_u64map_release(&fns);
+	jh_u64map_release(&files.ids);
+	jh_u64map_release(&fns.ids);
 	free(r);
+	free(rank);
+	free(byrank);
 	free(c.sites);
 	free(c.have_site);
 	jh_sb_release(&c.tmp);

@@ -1,0 +1,182 @@
+/* names.c - frame names per output, jeprof's ShortFunctionName (see names.h). */
+#include "jeheap/names.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Perl's \s (ASCII) and \w. */
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int is_word(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * One pass of s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g (the const part only
+ * for parentheses). Returns whether anything was removed.
+ */
+static int strip_groups(struct jh_sb *out, const char *s, size_t n, char open, char close,
+			int eat_const)
+{
+	int changed = 0;
+	size_t i = 0;
+	jh_sb_reset(out);
+	while (i < n) {
+		if (s[i] == open) {
+			size_t j = i + 1;
+			while (j < n && s[j] != open && s[j] != close)
+				j++;
+			if (j < n && s[j] == close) {
+				i = j + 1;
+				changed = 1;
+				if (eat_const) {
+					size_t k = i;
+					while (k < n && is_space(s[k]))
+						k++;
+					if (n - k >= 5 && !memcmp(s + k, "const", 5))
+						i = k + 5;
+				}
+				continue;
+			}
+		}
+		jh_sb_addc(out, s[i++]);
+	}
+	return changed;
+}
+
+void jh_short_function_name(struct jh_sb *out, const char *full)
+{
+	struct jh_sb a = JH_SB_INIT, b = JH_SB_INIT;
+	jh_sb_init(&a);
+	jh_sb_init(&b);
+	jh_sb_adds(&a, full);
+	while (strip_groups(&b, a.buf, a.len, '(', ')', 1)) {
+		struct jh_sb t = a;
+		a = b;
+		b = t;
+	}
+	while (strip_groups(&b, a.buf, a.len, '<', '>', 0)) {
+		struct jh_sb t = a;
+		a = b;
+		b = t;
+	}
+	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
+	 * whitespace character and is followed by "::". */
+	size_t start = 0;
+	for (size_t r = 1; r < a.len; r++) {
+		if (!is_space(a.buf[r - 1]) || !is_word(a.buf[r]))
+			continue;
+		size_t q = r;
+		while (q < a.len && is_word(a.buf[q]))
+			q++;
+		if (q + 1 < a.len && a.buf[q] == ':' && a.buf[q + 1] == ':')
+			start = r;
+	}
+	jh_sb_add(out, a.buf + start, a.len - start);
+	jh_sb_release(&a);
+	jh_sb_release(&b);
+}
+
+void jh_namer_init(struct jh_namer *n, struct jh_intern *names)
+{
+	n->names = names;
+	jh_u64map_init(&n->shorts);
+	jh_sb_init(&n->tmp);
+}
+
+void jh_namer_release(struct jh_namer *n)
+{
+	jh_u64map_release(&n->shorts);
+	jh_sb_release(&n->tmp);
+}
+
+const char *jh_namer_short(struct jh_namer *n, const char *full)
+{
+	int added;
+	uint64_t *v = jh_u64map_put(&n->shorts, (uint64_t)(uintptr_t)full, &added);
+	if (!added)
+		return (const char *)(uintptr_t)*v;
+	jh_sb_reset(&n->tmp);
+	jh_short_function_name(&n->tmp, full);
+	const char *s = jh_intern_n(n->names, n->tmp.buf, n->tmp.len);
+	/* the insert above may have been invalidated by nothing: the map is
+	 * only modified here, so v is still valid */
+	*v = (uint64_t)(uintptr_t)s;
+	return s;
+}
+
+void jh_pc_key(struct jh_sb *sb, uint64_t pc)
+{
+	jh_sb_addf(sb, "%016" PRIx64, pc);
+}
+
+void jh_frame_fileline(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l,
+		       uint32_t level)
+{
+	const struct jh_frame *f = &m->frames.items[l->first + level];
+	if (l->status == JH_SYM_EMBEDDED && !f->file)
+		jh_sb_addc(sb, '?');
+	else if (!f->file)
+		jh_sb_adds(sb, "??:0");
+	else
+		jh_sb_addf(sb, "%s:%" PRIu32, f->file, f->line);
+}
+
+void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
+{
+	const char *mod = jh_loc_shown_module(l);
+	if (mod) {
+		const char *base = strrchr(mod, '/');
+		jh_sb_addf(sb, "%s+0x%" PRIx64, base ? base + 1 : mod, l->modaddr);
+	} else {
+		jh_pc_key(sb, l->pc);
+	}
+}
+
+/* Appends s with ';' -> ':' and newlines -> ' ' (collapsed frame separators). */
+static void add_collapsed_safe(struct jh_sb *sb, const char *s)
+{
+	size_t start = sb->len;
+	jh_sb_adds(sb, s);
+	for (char *p = sb->buf + start; *p; p++) {
+		if (*p == ';')
+			*p = ':';
+		else if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	}
+}
+
+void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)
+{
+	if (!l->nframes) {
+		jh_unknown_name(sb, l);
+		return;
+	}
+	for (uint32_t i = 0; i < l->nframes; i++) {
+		const struct jh_frame *f = &m->frames.items[l->first + i];
+		if (i)
+			jh_sb_addc(sb, ';');
+		if (f->func) {
+			add_collapsed_safe(sb, f->func);
+		} else if (jh_loc_shown_module(l) && i == 0) {
+			jh_unknown_name(sb, l);
+		} else {
+			/* jeprof: the file:line, "?" and ":0" normalised to "??:0" */
+			size_t at = sb->len;
+			jh_frame_fileline(sb, m, l, i);
+			if (!strcmp(sb->buf + at, "?") || !strcmp(sb->buf + at, ":0")) {
+				sb->len = at;
+				sb->buf[at] = 0;
+				jh_sb_adds(sb, "??:0");
+			}
+		}
+		if (i)
+			jh_sb_adds(sb, "[inline]");
+	}
+}

@@ -42,14 +42,16 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	size_t *noff = xcalloc(m->nlocs + 1, sizeof(*noff));
 	uint8_t *have = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	size_t *nlen = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*nlen));
-	for (size_t i = 0; i < g->nlocpool; i++) {
-		uint32_t l = g->locpool[i];
-		if (have[l])
-			continue;
-		have[l] = 1;
-		noff[l] = names.len;
-		jh_collapsed_name(&names, m, &m->locs[l]);
-		nlen[l] = names.len - noff[l];
+	for (size_t s = 0; s < g->nstacks; s++) {
+		for (uint32_t i = 0; i < g->stacks[s].len; i++) {
+			uint32_t l = g->locpool[g->stacks[s].off + i];
+			if (have[l])
+				continue;
+			have[l] = 1;
+			noff[l] = names.len;
+			jh_collapsed_name(&names, m, &m->locs[l]);
+			nlen[l] = names.len - noff[l];
+		}
 	}
 	struct line_ref *lines = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*lines)));
 	for (size_t s = 0; s < g->nstacks; s++) {

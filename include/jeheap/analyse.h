@@ -57,8 +57,7 @@ struct jh_graph {
 
 	struct jh_gstack *stacks;     /* filtered stacks, in model order of first appearance */
 	size_t nstacks, stacks_alloc;
-	uint32_t *locpool;
-	size_t nlocpool, locpool_alloc;
+	const uint32_t *locpool;      /* the model's pool, or the graph's own (--retain/--exclude) */
 
 	struct jh_node *nodes;
 	size_t nnodes, nodes_alloc;

@@ -351,8 +351,8 @@ static void compute_nodes(struct jh_graph *g)
 		g->local_total += g->nodes[i].flat;
 }
 
-int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
-	       int thread, struct jh_diag *d)
+static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		   int thread, int nodes, struct jh_diag *d)
 {
 	memset(g, 0, sizeof(*g));
 	struct jh_graph_priv *gp = xcalloc(1, sizeof(*gp));
@@ -404,8 +404,26 @@ int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_opt
 		}
 	}
 	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;
-	compute_nodes(g);
+	if (nodes) {
+		compute_nodes(g);
+	} else {
+		g->lockey_off = xcalloc(m->nlocs + 1, sizeof(*g->lockey_off));
+		for (size_t i = 0; i < g->nstacks; i++)
+			g->local_total += g->stacks[i].len ? g->stacks[i].v : 0;
+	}
 	return 0;
+}
+
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+	       int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 1, d);
+}
+
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		      int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 0, d);
 }
 
 void jh_graph_release(struct jh_graph *g)

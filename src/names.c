@@ -140,11 +140,10 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
 	}
 }
 
-/* Appends s with ';' -> ':' and newlines -> ' ' (collapsed frame separators). */
-static void add_collapsed_safe(struct jh_sb *sb, const char *s)
+/* Makes sb->buf[start..] safe in a collapsed line: ';' -> ':' and
+ * newlines -> ' '. */
+static void collapsed_safe(struct jh_sb *sb, size_t start)
 {
-	size_t start = sb->len;
-	jh_sb_adds(sb, s);
 	for (char *p = sb->buf + start; *p; p++) {
 		if (*p == ';')
 			*p = ':';
@@ -156,15 +155,18 @@ static void add_collapsed_safe(struct jh_sb *sb, const char *s)
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)
 {
 	if (!l->nframes) {
+		size_t start = sb->len;
 		jh_unknown_name(sb, l);
+		collapsed_safe(sb, start);
 		return;
 	}
 	for (uint32_t i = 0; i < l->nframes; i++) {
 		const struct jh_frame *f = &m->frames.items[l->first + i];
 		if (i)
 			jh_sb_addc(sb, ';');
+		size_t start = sb->len;
 		if (f->func) {
-			add_collapsed_safe(sb, f->func);
+			jh_sb_adds(sb, f->func);
 		} else if (jh_loc_shown_module(l) && i == 0) {
 			jh_unknown_name(sb, l);
 		} else {
@@ -177,6 +179,7 @@ void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct 
 				jh_sb_adds(sb, "??:0");
 			}
 		}
+		collapsed_safe(sb, start);
 		if (i)
 			jh_sb_adds(sb, "[inline]");
 	}

@@ -10,7 +10,6 @@
  * module/pc identity.
  */
 #include "model_internal.h"
-#include "pending.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -4,10 +4,10 @@
  * its case.
  */
 #include "jeheap/model.h"
+#include "report_symbols.h"
 
 #include "jeheap/analyse.h"
 #include "model_internal.h"
-#include "pending.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -79,18 +79,14 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 int jh_run(const struct jh_options *o, struct jh_diag *d)
 {
 	enum jh_output mode = effective_output(o);
+	if (mode == JH_OUT_SYMBOLS)
+		return jh_report_symbols(o, stdin, stdout, d);
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
-	if (!jh_profile_read || !jh_profile_init) {
-		jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "the profile readers are not built yet");
-		return JH_EXIT_INTERNAL;
-	}
-	struct jh_symbolizer *s = NULL;
-	if (jh_symbolizer_new)
-		s = jh_symbolizer_new(&o->sym);
+	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
 	struct jh_model m;
 	int code = JH_EXIT_OK;
 	if (jh_model_build(&m, o, s, d)) {

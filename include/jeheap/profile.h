@@ -86,6 +86,8 @@ struct jh_profile {
 	/* private: stack de-duplication index */
 	uint32_t *stack_slots;
 	size_t stack_slots_cap;
+	/* private (profile.c): uid -> thread index, (thread << 32 | stack) -> tsample */
+	struct jh_u64map thread_index, tsample_index;
 };
 
 void jh_profile_init(struct jh_profile *p);
@@ -110,5 +112,16 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
  * "FILE:LINE: what is wrong". Warnings (truncated tails) go to stderr.
  */
 int jh_profile_read(struct jh_profile *p, const char *path, struct jh_diag *d);
+/* Same for a profile held in memory (data[0..n), plain or compressed); name
+ * is used as the file name in messages and as p->source. */
+int jh_profile_read_mem(struct jh_profile *p, const void *data, size_t n, const char *name,
+			struct jh_diag *d);
+
+/*
+ * Parses one /proc/<pid>/maps line (also macOS' "start-end: path" form)
+ * into out (out->path allocated, free it). Returns 0, 1 for a blank line
+ * (out untouched), -1 if the line is not a maps line.
+ */
+int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out);
 
 #endif

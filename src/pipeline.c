@@ -64,7 +64,8 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			thread = (int)t;
 		}
 		struct jh_graph g;
-		int r = jh_analyse(&g, m, o, thread, d);
+		int r = mode == JH_OUT_COLLAPSED ? jh_analyse_stacks(&g, m, o, thread, d)
+						 : jh_analyse(&g, m, o, thread, d);
 		if (!r && report(out, mode, &g, o))
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");

@@ -274,38 +274,48 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	struct jh_u64map idx;
+	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs */
+	size_t cap = 1024;
+	uint64_t *keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+	uint32_t *vals = xcalloc(cap, sizeof(*vals)); /* index + 1, 0 = empty */
 	uint64_t *upcs = NULL;
 	size_t nu = 0, ualloc = 0;
-	uint64_t max_idx = UINT64_MAX; /* the pc UINT64_MAX is the map's reserved key */
-	jh_u64map_init(&idx);
-	uint32_t *local = xmalloc(jh_st_mult(p->npcs ? p->npcs : 1, sizeof(*local)));
 	for (size_t i = 0; i < p->npcs; i++) {
 		uint64_t pc = p->pcs[i];
-		uint64_t *v, dummy;
-		int added;
-		if (pc == UINT64_MAX) {
-			added = max_idx == UINT64_MAX;
-			v = added ? &max_idx : &dummy;
-			if (!added)
-				dummy = max_idx;
-		} else {
-			v = jh_u64map_put(&idx, pc, &added);
-		}
-		if (added) {
-			*v = nu;
+		size_t j = jh_hash_u64(pc) & (cap - 1);
+		while (vals[j] && keys[j] != pc)
+			j = (j + 1) & (cap - 1);
+		if (!vals[j]) {
 			JH_GROW(upcs, nu + 1, ualloc);
 			upcs[nu++] = pc;
+			keys[j] = pc;
+			vals[j] = (uint32_t)nu;
+			if (2 * nu > cap) { /* rehash from upcs */
+				cap *= 2;
+				free(keys);
+				free(vals);
+				keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+				vals = xcalloc(cap, sizeof(*vals));
+				for (size_t u = 0; u < nu; u++) {
+					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
+					while (vals[k])
+						k = (k + 1) & (cap - 1);
+					keys[k] = upcs[u];
+					vals[k] = (uint32_t)u + 1;
+				}
+			}
+			p->pcs[i] = nu - 1;
+			continue;
 		}
-		local[i] = (uint32_t)*v;
+		p->pcs[i] = vals[j] - 1;
 	}
-	jh_u64map_release(&idx);
+	free(keys);
+	free(vals);
 
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
 	int r = model_locations(m, p, upcs, nu, s, glob, d);
 	free(upcs);
 	if (r) {
-		free(local);
 		free(glob);
 		return -1;
 	}
@@ -331,7 +341,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		const struct jh_stack *st = &p->stacks[i];
 		JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
 		for (uint32_t k = 0; k < st->len; k++)
-			m->locpool[m->nlocpool + k] = glob[local[st->off + k]];
+			m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
 		int added;
 		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, m->nlocpool, st->len, &added);
 		if (added) {
@@ -360,7 +370,6 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	for (size_t i = 0; i < p->nthreads; i++)
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
-	free(local);
 	free(glob);
 	return 0;
 }

@@ -77,7 +77,10 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			thread = (int)t;
 		}
 		struct jh_graph g;
-		int r = jh_analyse(&g, m, o, thread, d);
+		int stacks_only = mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND ||
+				  mode == JH_OUT_LIST;
+		int r = stacks_only ? jh_analyse_stacks(&g, m, o, thread, d)
+				    : jh_analyse(&g, m, o, thread, d);
 		if (!r && (r = report(out, mode, &g, o, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");

@@ -10,7 +10,7 @@
  */
 #include "jeheap/symbolize.h"
 
-#include "demangle.h"
+#include "jh_demangle.h"
 #include "sym_module.h"
 
 #include <elf.h>

@@ -68,7 +68,6 @@ static void test_callgrind(void **state)
 	g.stacks = stacks;
 	g.nstacks = 4;
 	g.locpool = locpool;
-	g.nlocpool = 11;
 	struct jh_options o;
 	memset(&o, 0, sizeof(o));
 	struct jh_diag d = {{0}, 0};

@@ -59,7 +59,6 @@ static struct fixture *make(void)
 	g->stacks = f->stacks;
 	g->nstacks = 3;
 	g->locpool = locpool;
-	g->nlocpool = 9;
 	g->nodes = f->nodes;
 	g->nnodes = 5;
 	g->lockey_off = lockey_off;

@@ -22,8 +22,9 @@ set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SHARED=${JH_SHARED:-$ROOT/../shared}
-[ -f "$SHARED/tools/make_symbolized.py" ] || SHARED=/work/shared
+for SHARED in ${JH_SHARED:-} "$ROOT/../shared" "$ROOT/../../shared"; do
+  [ -f "$SHARED/tools/make_symbolized.py" ] && break
+done
 MKSYM=$SHARED/tools/make_symbolized.py
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 GEN=$ROOT/tests/gen

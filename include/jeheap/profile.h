@@ -83,9 +83,14 @@ struct jh_profile {
 	struct jh_symname *syms; /* sorted by pc, unique (later line wins) */
 	size_t nsyms, syms_alloc;
 
-	/* private: stack de-duplication index */
+	/* private: stack de-duplication index (profile.c: id/tag pairs) */
 	uint32_t *stack_slots;
 	size_t stack_slots_cap;
+	/* private (profile.c): uid -> thread index; per stack the chain of its
+	 * tsamples (index + 1, 0 ends): ts_head[stack], ts_next[tsample] */
+	struct jh_u64map thread_index;
+	uint32_t *ts_head, *ts_next;
+	size_t ts_head_alloc, ts_next_alloc;
 };
 
 void jh_profile_init(struct jh_profile *p);
@@ -110,5 +115,16 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
  * "FILE:LINE: what is wrong". Warnings (truncated tails) go to stderr.
  */
 int jh_profile_read(struct jh_profile *p, const char *path, struct jh_diag *d);
+/* Same for a profile held in memory (data[0..n), plain or compressed); name
+ * is used as the file name in messages and as p->source. */
+int jh_profile_read_mem(struct jh_profile *p, const void *data, size_t n, const char *name,
+			struct jh_diag *d);
+
+/*
+ * Parses one /proc/<pid>/maps line (also macOS' "start-end: path" form)
+ * into out (out->path allocated, free it). Returns 0, 1 for a blank line
+ * (out untouched), -1 if the line is not a maps line.
+ */
+int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out);
 
 #endif

@@ -74,7 +74,8 @@ n=$(grep -vc ' -> ' "$T/a.rec")
 # Same records as jeprof on a .symbolized file (there file:line is ??:0 for both).
 if command -v jeprof >/dev/null; then
 	symbolized "$T/s.sym"
-	jeprof --callgrind "$T/s.sym" >"$T/j.cg" 2>/dev/null
+	python3 "$JH_SRC/tests/gen/alloc_view.py" "$T/s.sym" >"$T/s.view"
+	jeprof --callgrind "$T/s.view" >"$T/j.cg" 2>/dev/null
 	"$JEHEAP" --callgrind "$T/s.sym" >"$T/h.cg" 2>/dev/null || fail "--callgrind of a .symbolized file"
 	python3 "$T/cg.py" "$T/h.cg" >"$T/h.rec" || fail "malformed (symbolized)"
 	# jeprof's records may repeat a key (it prints each call key separately): sum them.

@@ -101,6 +101,9 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	struct jh_raw_spool spool;
+	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
+		return d->code;
 	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
 	struct jh_model m;
 	int code = JH_EXIT_OK;
@@ -129,5 +132,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	jh_model_release(&m);
 	if (s)
 		jh_symbolizer_free(s);
+	if (mode == JH_OUT_RAW)
+		jh_raw_spool_release(&spool);
 	return code;
 }

@@ -2,7 +2,7 @@
 # --list=REGEX: jeprof's ROUTINE layout with the values on the fixture's
 # marked source lines; a missing source file gives one clear message and
 # --path-map finds it again; symbolized input (no file:line) prints nothing.
-source "$JH_SRC/tests/fixtures/reports/lib.sh"
+source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
 "$JEHEAP" --list='^mid' --show_bytes "$PROG" "$HEAP" >"$T/l.out" 2>"$T/l.err" || fail "exited $?: $(cat "$T/l.err")"
 head -1 "$T/l.out" | grep -q "^ROUTINE ====================== mid in $SRC\$" || fail "header: $(head -1 "$T/l.out")"

@@ -89,29 +89,81 @@ static int cmp_locs(const void *pa, const void *pb, void *arg)
 	return cmp_site(&sites[*(const uint32_t *)pa], &sites[*(const uint32_t *)pb]);
 }
 
-/* jeprof's CompressedCGName: "(n) name" on first use, "(n)" later; names of
- * at most 3 bytes are always written out. Names are interned in one table,
- * so the pointer identifies the name. */
+/*
+ * jeprof's CompressedCGName: "(n) name" on first use, "(n)" later; names of
+ * at most 3 bytes are always written out. Files and functions are numbered
+ * separately. Each distinct name (names are interned, so the pointer is the
+ * name) gets one slot; every site rank knows the slots of its file and
+ * function, so writing a record needs no lookup.
+ */
+struct slot {
+	const char *name;
+	uint64_t id; /* 0: not written yet, or short */
+};
+
 struct names {
-	struct jh_u64map ids; /* name pointer -> its number, 0 for a short name */
+	struct jh_u64map idx; /* name pointer -> slot */
+	struct slot *slots;
+	size_t nr, alloc;
 	uint64_t n;           /* numbers given so far */
 };
 
-static void put_name(FILE *out, const char *key, const char *val, struct names *nm)
+static uint32_t name_slot(struct names *nm, const char *name)
 {
 	int added;
-	uint64_t *id = jh_u64map_put(&nm->ids, (uint64_t)(uintptr_t)val, &added);
+	uint64_t *v = jh_u64map_put(&nm->idx, (uint64_t)(uintptr_t)name, &added);
 	if (added) {
-		*id = strlen(val) <= 3 ? 0 : ++nm->n;
-		if (*id) {
-			fprintf(out, "%s=(%llu) %s\n", key, (unsigned long long)*id, val);
-			return;
-		}
+		JH_GROW(nm->slots, nm->nr + 1, nm->alloc);
+		nm->slots[nm->nr] = (struct slot){name, 0};
+		*v = nm->nr++;
 	}
-	if (*id)
-		fprintf(out, "%s=(%llu)\n", key, (unsigned long long)*id);
-	else
-		fprintf(out, "%s=%s\n", key, val);
+	return (uint32_t)*v;
+}
+
+/* Buffered output: the report is millions of short lines. */
+struct outbuf {
+	FILE *f;
+	struct jh_sb sb;
+};
+
+static void ob_flush(struct outbuf *ob)
+{
+	fwrite(ob->sb.buf, 1, ob->sb.len, ob->f);
+	jh_sb_reset(&ob->sb);
+}
+
+static void ob_num(struct outbuf *ob, long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	jh_sb_add(&ob->sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint32_t slot)
+{
+	struct slot *sl = &nm->slots[slot];
+	jh_sb_adds(&ob->sb, key);
+	jh_sb_addc(&ob->sb, '=');
+	int first = 0;
+	if (!sl->id && strlen(sl->name) > 3) {
+		sl->id = ++nm->n;
+		first = 1;
+	}
+	if (sl->id) {
+		jh_sb_addc(&ob->sb, '(');
+		ob_num(ob, (long long)sl->id);
+		jh_sb_addc(&ob->sb, ')');
+		if (first)
+			jh_sb_addc(&ob->sb, ' ');
+	}
+	if (!sl->id || first)
+		jh_sb_adds(&ob->sb, sl->name);
+	jh_sb_addc(&ob->sb, '\n');
 }
 
 /* Perl's int(): truncation toward zero, printed as an integer. */
@@ -190,28 +242,50 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 		qsort(r, nr, sizeof(*r), cmp_pairs);
 
 	struct names files = {0}, fns = {0};
-	jh_u64map_init(&files.ids);
-	jh_u64map_init(&fns.ids);
-	fputs("events: Hits\n\n", out);
+	jh_u64map_init(&files.idx);
+	jh_u64map_init(&fns.idx);
+	uint32_t *fslot = xmalloc((nranks ? nranks : 1) * sizeof(*fslot));
+	uint32_t *nslot = xmalloc((nranks ? nranks : 1) * sizeof(*nslot));
+	for (size_t k = 0; k < nranks; k++) {
+		fslot[k] = name_slot(&files, byrank[k].file);
+		nslot[k] = name_slot(&fns, byrank[k].fn);
+	}
+	struct outbuf ob = {out, JH_SB_INIT};
+	jh_sb_init(&ob.sb);
+	jh_sb_adds(&ob.sb, "events: Hits\n\n");
 	for (size_t i = 0; i < nr;) {
 		double n = r[i].n;
 		size_t j = i + 1;
 		while (j < nr && r[j].key == r[i].key)
 			n += r[j++].n;
-		const struct site *caller = &byrank[r[i].key >> 32];
-		uint32_t callee = (uint32_t)r[i].key;
-		put_name(out, "fl", caller->file, &files);
-		put_name(out, "fn", caller->fn, &fns);
+		uint32_t caller = (uint32_t)(r[i].key >> 32), callee = (uint32_t)r[i].key;
+		put_name(&ob, "fl", &files, fslot[caller]);
+		put_name(&ob, "fn", &fns, nslot[caller]);
 		if (callee) {
-			put_name(out, "cfl", byrank[callee - 1].file, &files);
-			put_name(out, "cfn", byrank[callee - 1].fn, &fns);
-			fprintf(out, "calls=%lld %u\n", count_of(n), byrank[callee - 1].line);
+			put_name(&ob, "cfl", &files, fslot[callee - 1]);
+			put_name(&ob, "cfn", &fns, nslot[callee - 1]);
+			jh_sb_adds(&ob.sb, "calls=");
+			ob_num(&ob, count_of(n));
+			jh_sb_addc(&ob.sb, ' ');
+			ob_num(&ob, byrank[callee - 1].line);
+			jh_sb_addc(&ob.sb, '\n');
 		}
-		fprintf(out, "%u %lld\n\n", caller->line, count_of(n));
+		ob_num(&ob, byrank[caller].line);
+		jh_sb_addc(&ob.sb, ' ');
+		ob_num(&ob, count_of(n));
+		jh_sb_adds(&ob.sb, "\n\n");
+		if (ob.sb.len > 1 << 16)
+			ob_flush(&ob);
 		i = j;
 	}
-	jh_u64map_release(&files.ids);
-	jh_u64map_release(&fns.ids);
+	ob_flush(&ob);
+	jh_sb_release(&ob.sb);
+	free(fslot);
+	free(nslot);
+	jh_u64map_release(&files.idx);
+	jh_u64map_release(&fns.idx);
+	free(files.slots);
+	free(fns.slots);
 	free(r);
 	free(rank);
 	free(byrank);

@@ -1,9 +1,113 @@
-/* pipeline.c - options -> model -> analysis -> report. */
+/*
+ * pipeline.c - options -> symbolizer -> model -> analysis -> report.
+ * The report dispatch is one switch on o->output; each report module adds
+ * its case.
+ */
 #include "jeheap/model.h"
+#include "report_symbols.h"
+
+#include "jeheap/analyse.h"
+#include "model_internal.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The output mode actually run: the default is interactive on a terminal,
+ * else text. Until the interactive mode lands, it is text. */
+static enum jh_output effective_output(const struct jh_options *o)
+{
+	if (o->output == JH_OUT_DEFAULT || o->output == JH_OUT_INTERACTIVE)
+		return JH_OUT_TEXT;
+	return o->output;
+}
+
+/* Writes the report for one analysed graph. */
+static int report(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o)
+{
+	switch (mode) {
+	case JH_OUT_TEXT:
+		return jh_report_text(out, g, o, -1);
+	case JH_OUT_TOP:
+		return jh_report_text(out, g, o, o->top_n);
+	case JH_OUT_COLLAPSED:
+		return jh_report_collapsed(out, g);
+	default:
+		return 0;
+	}
+}
+
+static int supported(enum jh_output mode)
+{
+	switch (mode) {
+	case JH_OUT_TEXT:
+	case JH_OUT_TOP:
+	case JH_OUT_COLLAPSED:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Runs the analysis and the report for the whole process or each selected
+ * thread. */
+static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+			      const struct jh_options *o, struct jh_diag *d)
+{
+	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
+		int thread = -1;
+		if (o->have_thread) {
+			if (!o->thread_all && m->threads[t].uid != o->thread)
+				continue;
+			thread = (int)t;
+		}
+		struct jh_graph g;
+		int r = mode == JH_OUT_COLLAPSED ? jh_analyse_stacks(&g, m, o, thread, d)
+						 : jh_analyse(&g, m, o, thread, d);
+		if (!r && report(out, mode, &g, o))
+			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					o->output_file ? o->output_file : "standard output");
+		jh_graph_release(&g);
+		if (r)
+			return d->code ? d->code : JH_EXIT_INTERNAL;
+	}
+	return JH_EXIT_OK;
+}
 
 int jh_run(const struct jh_options *o, struct jh_diag *d)
 {
-	(void)o;
-	jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "analysis is not built yet");
-	return JH_EXIT_INTERNAL;
+	enum jh_output mode = effective_output(o);
+	if (mode == JH_OUT_SYMBOLS)
+		return jh_report_symbols(o, stdin, stdout, d);
+	if (!supported(mode)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
+			    o->output_mode_name ? o->output_mode_name : "?");
+		return JH_EXIT_USAGE;
+	}
+	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
+	struct jh_model m;
+	int code = JH_EXIT_OK;
+	if (jh_model_build(&m, o, s, d)) {
+		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else {
+		FILE *out = stdout;
+		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
+			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %m",
+				    o->output_file);
+			code = JH_EXIT_OUTPUT;
+		} else {
+			code = analyse_and_report(out, mode, &m, o, d);
+			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
+				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					    o->output_file);
+				code = JH_EXIT_OUTPUT;
+			}
+		}
+	}
+	jh_model_release(&m);
+	if (s)
+		jh_symbolizer_free(s);
+	return code;
 }

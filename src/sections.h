@@ -38,6 +38,16 @@ size_t jh_sections_count(const struct jh_sections *s);
 const struct jh_section *jh_sections_at(const struct jh_sections *s, size_t i);
 /* Section by name ("debug_x" also finds a ".zdebug_x"), or NULL. */
 const struct jh_section *jh_sections_find(const struct jh_sections *s, const char *name);
+/*
+ * Compressed sections are inflated on first access through jh_sections_at
+ * or jh_sections_find (thread-safe). If the compressed bytes turn out to be
+ * corrupt, data is NULL while size stays the announced size.
+ * jh_sections_peek gives the header fields without inflating (data may be
+ * NULL); jh_sections_prefetch inflates the named sections (NULL-terminated
+ * list of ".debug_x" names) now, with up to jobs threads (0 = all cores).
+ */
+const struct jh_section *jh_sections_peek(const struct jh_sections *s, size_t i);
+void jh_sections_prefetch(const struct jh_sections *s, const char *const *names, int jobs);
 int jh_sections_is_64bit(const struct jh_sections *s);
 int jh_sections_is_big_endian(const struct jh_sections *s);
 uint16_t jh_sections_machine(const struct jh_sections *s);

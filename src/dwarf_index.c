@@ -1,0 +1,951 @@
+/*
+ * dwarf_index.c - address -> inline frame chain with libdwarf 20210528.
+ *
+ * libdwarf reads our section store through dwarf_object_init_b (zero-copy,
+ * compressed sections inflated by sections.c, .debug_loc/.debug_loclists
+ * hidden). Every Dwarf_Debug is used by one thread at a time: handles sit in
+ * a pool and a worker takes one for its whole run. Line rows come from our
+ * own decoder (dwarf_lines.c); file names from dwarf_srcfiles. The rules for
+ * picking CU, subroutine chain, names and rows follow llvm-symbolizer 14.
+ * The alternate (dwz / .debug_sup) file has its own Dwarf_Debug; references
+ * and strings in alt forms are routed to it by form, reading the raw value
+ * bytes where libdwarf cannot (ref_sup4/8, strp_alt, strp_sup).
+ */
+#include "dwarf_index.h"
+#include "dwarf_sanity.h"
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarf_lines.h"
+#include "dwarf_sched.h"
+
+/*
+ * libdwarf's dwarf_finish reads the FIRST BYTE of the object and, if it is
+ * 'F', 'M' or 'P', destroys it as its own ELF/Mach-O/PE reader would: with a
+ * pointer there, whether that happens depends on an address byte. So the
+ * object starts with a byte none of its readers use.
+ */
+struct obj_ctx {
+	char kind; /* 'J' */
+	const struct jh_sections *s;
+};
+
+struct handle {
+	struct jh_dwarf *dw;
+	Dwarf_Debug dbg, alt;
+	struct obj_ctx ctx, alt_ctx;
+	Dwarf_Obj_Access_Interface iface, alt_iface;
+	struct jh_intern strings;
+	struct jh_u64map names; /* die offset (| ALT_BIT) -> interned name + 1 */
+	int cu_failed_warned;
+};
+
+#define ALT_BIT (UINT64_C(1) << 63)
+
+struct jh_cu {
+	uint64_t hdr_off, die_off;
+};
+
+struct jh_dwarf {
+	const struct jh_sections *main, *alt;
+	const struct jh_section *info, *line, *alt_info, *alt_str;
+	struct jh_cu *cus;
+	size_t ncus, acus;
+	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
+	size_t nranges;
+	pthread_mutex_t pool_lock;
+	struct handle **pool;
+	size_t npool, apool;
+	struct handle **all;
+	size_t nall, aall;
+};
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t alloc_once = PTHREAD_ONCE_INIT;
+
+static void alloc_flag_once(void)
+{
+	dwarf_set_de_alloc_flag(0);
+}
+
+/* ---- object access over jh_sections ---- */
+
+/* Location lists are never needed; a .debug_rnglists whose unit headers do
+ * not fit its size is hidden too, because libdwarf 20210528 double-frees on
+ * it (tests/fuzz/fuzz_elf.c): the CUs then lose their DW_AT_ranges only. */
+static int is_hidden(const struct obj_ctx *c, size_t i, const char *name)
+{
+	if (!strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists"))
+		return 1;
+	if (!strcmp(name, ".debug_rnglists")) {
+		const struct jh_section *sec = jh_sections_at(c->s, i);
+		return !sec || !jh_dwarf_units_fit(sec->data, sec->data ? sec->size : 0,
+						   !jh_sections_is_big_endian(c->s));
+	}
+	return 0;
+}
+
+static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *ret, int *err)
+{
+	const struct obj_ctx *c = obj;
+	const struct jh_section *sec = jh_sections_peek(c->s, i);
+	(void)err;
+	if (!sec)
+		return DW_DLV_NO_ENTRY;
+	memset(ret, 0, sizeof(*ret));
+	ret->addr = sec->addr;
+	ret->type = sec->type;
+	ret->size = sec->type == 8 /* SHT_NOBITS */ ? 0 : sec->size;
+	ret->name = i == 0 ? "" : is_hidden(c, i, sec->name) ? ".jeheap_hidden" : sec->name;
+	ret->link = sec->link;
+	ret->info = sec->info;
+	ret->entrysize = sec->entsize;
+	return DW_DLV_OK;
+}
+
+static Dwarf_Endianness oa_byte_order(void *obj)
+{
+	const struct obj_ctx *c = obj;
+	return jh_sections_is_big_endian(c->s) ? DW_OBJECT_MSB : DW_OBJECT_LSB;
+}
+
+static Dwarf_Small oa_length_size(void *obj)
+{
+	(void)obj;
+	return 4; /* what libdwarf's own ELF reader says for non-MIPS ELF */
+}
+
+static Dwarf_Small oa_pointer_size(void *obj)
+{
+	const struct obj_ctx *c = obj;
+	return jh_sections_is_64bit(c->s) ? 8 : 4;
+}
+
+static Dwarf_Unsigned oa_section_count(void *obj)
+{
+	const struct obj_ctx *c = obj;
+	size_t n = jh_sections_count(c->s);
+	return n > 0xffff ? 0xffff : n; /* libdwarf indexes with Dwarf_Half */
+}
+
+static int oa_load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *err)
+{
+	const struct obj_ctx *c = obj;
+	const struct jh_section *sec = jh_sections_at(c->s, i);
+	if (!sec || sec->type == 8)
+		return DW_DLV_NO_ENTRY;
+	if (!sec->data) {
+		*err = DW_DLE_SECTION_SIZE_ERROR;
+		return DW_DLV_ERROR;
+	}
+	*data = (Dwarf_Small *)sec->data;
+	return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods oa_methods = {
+	oa_section_info, oa_byte_order, oa_length_size, oa_pointer_size,
+	oa_section_count, oa_load_section, NULL,
+};
+
+static int open_dbg(const struct jh_sections *s, struct obj_ctx *ctx,
+		    Dwarf_Obj_Access_Interface *iface, Dwarf_Debug *out)
+{
+	Dwarf_Error err = NULL;
+	ctx->kind = 'J';
+	ctx->s = s;
+	iface->object = ctx;
+	iface->methods = &oa_methods;
+	pthread_mutex_lock(&init_lock); /* dwarf_groups.c keeps globals */
+	int rc = dwarf_object_init_b(iface, NULL, NULL, DW_GROUPNUMBER_ANY, out, &err);
+	pthread_mutex_unlock(&init_lock);
+	if (rc != DW_DLV_OK) {
+		if (rc == DW_DLV_ERROR)
+			dwarf_dealloc_error(NULL, err);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void handle_free(struct handle *h)
+{
+	Dwarf_Error err = NULL;
+	if (h->dbg && dwarf_finish(h->dbg, &err) == DW_DLV_ERROR)
+		dwarf_dealloc_error(NULL, err);
+	if (h->alt && dwarf_finish(h->alt, &err) == DW_DLV_ERROR)
+		dwarf_dealloc_error(NULL, err);
+	jh_intern_release(&h->strings);
+	jh_u64map_release(&h->names);
+	free(h);
+}
+
+static struct handle *handle_get(struct jh_dwarf *dw)
+{
+	pthread_mutex_lock(&dw->pool_lock);
+	struct handle *h = dw->npool ? dw->pool[--dw->npool] : NULL;
+	pthread_mutex_unlock(&dw->pool_lock);
+	if (h)
+		return h;
+	h = xcalloc(1, sizeof(*h));
+	h->dw = dw;
+	jh_intern_init(&h->strings);
+	jh_u64map_init(&h->names);
+	if (open_dbg(dw->main, &h->ctx, &h->iface, &h->dbg) != 0) {
+		handle_free(h);
+		return NULL;
+	}
+	if (dw->alt && open_dbg(dw->alt, &h->alt_ctx, &h->alt_iface, &h->alt) == 0) {
+		Dwarf_Error err = NULL;
+		/* lets dwarf_srcfiles resolve comp_dir/file strings moved by dwz */
+		if (dwarf_set_tied_dbg(h->dbg, h->alt, &err) == DW_DLV_ERROR)
+			dwarf_dealloc_error(h->dbg, err);
+	}
+	pthread_mutex_lock(&dw->pool_lock);
+	JH_GROW(dw->all, dw->nall + 1, dw->aall);
+	dw->all[dw->nall++] = h;
+	pthread_mutex_unlock(&dw->pool_lock);
+	return h;
+}
+
+static void handle_put(struct handle *h)
+{
+	struct jh_dwarf *dw = h->dw;
+	pthread_mutex_lock(&dw->pool_lock);
+	JH_GROW(dw->pool, dw->npool + 1, dw->apool);
+	dw->pool[dw->npool++] = h;
+	pthread_mutex_unlock(&dw->pool_lock);
+}
+
+/* ---- small attribute helpers (every error object is freed) ---- */
+
+static int chk(Dwarf_Debug dbg, int rc, Dwarf_Error *err)
+{
+	if (rc == DW_DLV_ERROR) {
+		dwarf_dealloc_error(dbg, *err);
+		*err = NULL;
+	}
+	return rc == DW_DLV_OK;
+}
+
+static int attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a, uint64_t *v)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Half form = 0;
+	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
+		return 0;
+	if (form == DW_FORM_implicit_const) { /* formudata rejects it (libdwarf bug) */
+		Dwarf_Signed s = 0;
+		if (!chk(dbg, dwarf_formsdata(a, &s, &err), &err))
+			return 0;
+		*v = (uint64_t)s;
+		return 1;
+	}
+	Dwarf_Unsigned u = 0;
+	if (!chk(dbg, dwarf_formudata(a, &u, &err), &err))
+		return 0;
+	*v = u;
+	return 1;
+}
+
+/* Raw value bytes of an attribute, for the forms libdwarf cannot follow. */
+static int attr_raw(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
+		    unsigned n, uint64_t *v)
+{
+	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
+	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->info;
+	Dwarf_Error err = NULL;
+	Dwarf_Off off = 0;
+	if (!info || !info->data || !chk(dbg, dwarf_attr_offset(die, a, &off, &err), &err))
+		return 0;
+	if (off > info->size || info->size - off < n)
+		return 0;
+	uint64_t x = 0;
+	for (unsigned i = 0; i < n; i++)
+		x |= (uint64_t)info->data[off + i] << (8 * i);
+	*v = x;
+	return 1;
+}
+
+static unsigned die_offset_size(Dwarf_Die die)
+{
+	Dwarf_Half ver = 0, offsz = 4;
+	if (dwarf_get_version_of_die(die, &ver, &offsz) != DW_DLV_OK || (offsz != 4 && offsz != 8))
+		offsz = 4;
+	return offsz;
+}
+
+/* A string attribute, interned; NULL if unresolvable. */
+static const char *attr_string(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a)
+{
+	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
+	Dwarf_Error err = NULL;
+	Dwarf_Half form = 0;
+	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
+		return NULL;
+	if (form == DW_FORM_GNU_strp_alt || form == DW_FORM_strp_sup) {
+		uint64_t off;
+		const struct jh_section *str = h->dw->alt_str;
+		if (in_alt || !str || !str->data || !attr_raw(h, in_alt, die, a, die_offset_size(die), &off) ||
+		    off >= str->size)
+			return NULL;
+		const char *s = (const char *)str->data + off;
+		const char *nul = memchr(s, 0, str->size - off);
+		return nul ? jh_intern_n(&h->strings, s, (size_t)(nul - s)) : NULL;
+	}
+	char *s = NULL;
+	if (!chk(dbg, dwarf_formstring(a, &s, &err), &err) || !s)
+		return NULL;
+	return jh_intern(&h->strings, s);
+}
+
+/* The DIE a reference attribute points at: offset and whether in the alt file. */
+static int attr_ref(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
+		    uint64_t *off, int *to_alt)
+{
+	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
+	Dwarf_Error err = NULL;
+	Dwarf_Half form = 0;
+	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
+		return 0;
+	if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8) {
+		unsigned n = form == DW_FORM_ref_sup4 ? 4 : form == DW_FORM_ref_sup8 ? 8 : die_offset_size(die);
+		*to_alt = 1;
+		return !in_alt && h->alt && attr_raw(h, in_alt, die, a, n, off);
+	}
+	Dwarf_Off o = 0;
+	if (!chk(dbg, dwarf_global_formref(a, &o, &err), &err))
+		return 0;
+	*off = o;
+	*to_alt = in_alt;
+	return 1;
+}
+
+/* ---- names: llvm's findRecursively over abstract_origin/specification ---- */
+
+static const char *resolve_name(struct handle *h, uint64_t off0, int alt0)
+{
+	uint64_t key = off0 | (alt0 ? ALT_BIT : 0);
+	uint64_t *cached = jh_u64map_get(&h->names, key);
+	if (cached)
+		return (const char *)(uintptr_t)(*cached - 1);
+	uint64_t stack[16], seen[16];
+	size_t nstack = 0, nseen = 0;
+	const char *linkage = NULL, *name = NULL;
+	stack[nstack++] = key;
+	seen[nseen++] = key;
+	while (nstack && !linkage) {
+		uint64_t k = stack[--nstack];
+		int in_alt = (k & ALT_BIT) != 0;
+		Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
+		Dwarf_Die die = NULL;
+		Dwarf_Error err = NULL;
+		if (!dbg || !chk(dbg, dwarf_offdie_b(dbg, k & ~ALT_BIT, 1, &die, &err), &err))
+			continue;
+		Dwarf_Attribute *attrs = NULL;
+		Dwarf_Signed na = 0;
+		uint64_t next[2] = {0, 0}; /* abstract_origin, specification */
+		int have[2] = {0, 0};
+		if (chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err)) {
+			for (Dwarf_Signed i = 0; i < na; i++) {
+				Dwarf_Half at = 0;
+				if (chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err)) {
+					if ((at == DW_AT_linkage_name || at == DW_AT_MIPS_linkage_name) && !linkage)
+						linkage = attr_string(h, in_alt, die, attrs[i]);
+					else if (at == DW_AT_name && !name)
+						name = attr_string(h, in_alt, die, attrs[i]);
+					else if (at == DW_AT_abstract_origin || at == DW_AT_specification) {
+						int j = at == DW_AT_specification, ta = 0;
+						uint64_t o = 0;
+						if (attr_ref(h, in_alt, die, attrs[i], &o, &ta)) {
+							next[j] = o | (ta ? ALT_BIT : 0);
+							have[j] = 1;
+						}
+					}
+				}
+				dwarf_dealloc_attribute(attrs[i]);
+			}
+			dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+		}
+		dwarf_dealloc_die(die);
+		/* push abstract_origin, then specification: specification pops first */
+		for (int j = 0; j < 2; j++) {
+			if (!have[j] || nstack == 16 || nseen == 16)
+				continue;
+			int dup = 0;
+			for (size_t s = 0; s < nseen; s++)
+				dup |= seen[s] == next[j];
+			if (!dup) {
+				seen[nseen++] = next[j];
+				stack[nstack++] = next[j];
+			}
+		}
+	}
+	const char *r = linkage ? linkage : name;
+	*jh_u64map_put(&h->names, key, NULL) = (uint64_t)(uintptr_t)r + 1;
+	return r;
+}
+
+/* ---- address ranges of a DIE ---- */
+
+struct rangevec {
+	struct jh_sched_range *v;
+	size_t n, a;
+};
+
+static void range_add(struct rangevec *rv, uint64_t lo, uint64_t hi, uint64_t id)
+{
+	if (lo >= hi || lo == UINT64_MAX)
+		return;
+	JH_GROW(rv->v, rv->n + 1, rv->a);
+	rv->v[rv->n++] = (struct jh_sched_range){lo, hi, id};
+}
+
+static void ranges_attr(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute a, int version,
+			uint64_t cu_base, struct rangevec *rv, uint64_t id)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Half form = 0;
+	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
+		return;
+	uint64_t v = 0;
+	if (form == DW_FORM_sec_offset) {
+		Dwarf_Off o = 0;
+		if (!chk(dbg, dwarf_global_formref(a, &o, &err), &err))
+			return;
+		v = o;
+	} else if (!attr_udata(dbg, a, &v)) {
+		return;
+	}
+	if (version >= 5) {
+		Dwarf_Rnglists_Head head = NULL;
+		Dwarf_Unsigned count = 0, goff = 0;
+		if (!chk(dbg, dwarf_rnglists_get_rle_head(a, form, v, &head, &count, &goff, &err), &err))
+			return;
+		for (Dwarf_Unsigned i = 0; i < count; i++) {
+			unsigned len = 0, code = 0;
+			Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
+			Dwarf_Bool unavail = 0;
+			if (!chk(dbg, dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavail,
+									 &c1, &c2, &err), &err))
+				break;
+			if (unavail || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
+			    code == DW_RLE_base_addressx)
+				continue;
+			range_add(rv, c1, c2, id);
+		}
+		dwarf_dealloc_rnglists_head(head);
+		return;
+	}
+	Dwarf_Ranges *r = NULL;
+	Dwarf_Signed n = 0;
+	Dwarf_Unsigned bytes = 0;
+	Dwarf_Off real = 0;
+	if (!chk(dbg, dwarf_get_ranges_b(dbg, v, die, &real, &r, &n, &bytes, &err), &err))
+		return;
+	uint64_t base = cu_base;
+	for (Dwarf_Signed i = 0; i < n; i++) {
+		if (r[i].dwr_type == DW_RANGES_END)
+			break;
+		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+			base = r[i].dwr_addr2;
+		else
+			range_add(rv, r[i].dwr_addr1 + base, r[i].dwr_addr2 + base, id);
+	}
+	dwarf_ranges_dealloc(dbg, r, n);
+}
+
+/* What a subroutine DIE says: pc ranges and its call site. */
+struct die_info {
+	uint64_t call_file, call_line;
+};
+
+static void die_scan(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
+		     struct rangevec *rv, uint64_t id, struct die_info *di)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute *attrs = NULL;
+	Dwarf_Signed na = 0;
+	uint64_t lo = 0, hi = 0;
+	int have_lo = 0, have_hi = 0, hi_rel = 0;
+	Dwarf_Attribute ranges = NULL;
+	memset(di, 0, sizeof(*di));
+	if (!chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err))
+		return;
+	for (Dwarf_Signed i = 0; i < na; i++) {
+		Dwarf_Half at = 0, form = 0;
+		Dwarf_Addr addr = 0;
+		if (!chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err))
+			continue;
+		switch (at) {
+		case DW_AT_low_pc:
+			if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
+				lo = addr, have_lo = 1;
+			break;
+		case DW_AT_high_pc:
+			if (!chk(dbg, dwarf_whatform(attrs[i], &form, &err), &err))
+				break;
+			if (form == DW_FORM_addr || (form >= DW_FORM_addrx && form <= DW_FORM_addrx4) ||
+			    form == DW_FORM_GNU_addr_index) {
+				if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
+					hi = addr, have_hi = 1;
+			} else if (attr_udata(dbg, attrs[i], &hi)) {
+				have_hi = 1, hi_rel = 1;
+			}
+			break;
+		case DW_AT_ranges:
+			ranges = attrs[i];
+			continue; /* freed below */
+		case DW_AT_call_file:
+			attr_udata(dbg, attrs[i], &di->call_file);
+			break;
+		case DW_AT_call_line:
+			attr_udata(dbg, attrs[i], &di->call_line);
+			break;
+		}
+		dwarf_dealloc_attribute(attrs[i]);
+	}
+	if (have_lo && have_hi)
+		range_add(rv, lo, hi_rel ? lo + hi : hi, id);
+	else if (ranges)
+		ranges_attr(dbg, die, ranges, version, cu_base, rv, id);
+	if (ranges)
+		dwarf_dealloc_attribute(ranges);
+	dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+}
+
+/* ---- one CU: lines, files, subroutine tree, answers ---- */
+
+struct node {
+	uint64_t die_off;
+	int64_t parent; /* nearest enclosing subroutine node, -1 if none */
+	uint32_t call_file, call_line;
+	int inlined;
+};
+
+struct query {
+	uint64_t addr;
+	size_t idx;    /* position in the caller's array */
+	size_t cu;     /* index into dw->cus */
+	size_t first;  /* into the task's frames */
+	uint32_t n;
+};
+
+struct task {
+	size_t cu, q0, q1; /* queries [q0, q1) */
+	struct jh_dwarf_frame *frames;
+	size_t nframes, aframes;
+	int failed;
+};
+
+static int descend_tag(Dwarf_Half tag)
+{
+	switch (tag) {
+	case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
+	case DW_TAG_union_type: case DW_TAG_interface_type: case DW_TAG_module:
+	case DW_TAG_lexical_block: case DW_TAG_subprogram: case DW_TAG_inlined_subroutine:
+	case DW_TAG_try_block: case DW_TAG_catch_block: case DW_TAG_entry_point:
+	case DW_TAG_common_block: case DW_TAG_with_stmt:
+		return 1;
+	}
+	return 0;
+}
+
+struct cu_tables {
+	struct node *nodes;
+	size_t nnodes, anodes;
+	struct rangevec rv;
+	struct jh_line_table lt;
+	int have_lt;
+	char **files;
+	Dwarf_Signed nfiles;
+};
+
+/* One preorder walk over the CU's scopes; nodes get ids in preorder. */
+static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_base,
+		    struct cu_tables *t)
+{
+	struct frame {
+		Dwarf_Die die;
+		int64_t parent;
+	} *st = NULL;
+	size_t nst = 0, ast = 0;
+	Dwarf_Error err = NULL;
+	Dwarf_Die kid = NULL;
+	if (!chk(dbg, dwarf_child(cudie, &kid, &err), &err))
+		return;
+	JH_GROW(st, 1, ast);
+	st[nst++] = (struct frame){kid, -1};
+	while (nst) {
+		Dwarf_Die die = st[nst - 1].die;
+		int64_t par = st[nst - 1].parent, me = par;
+		Dwarf_Half tag = 0;
+		chk(dbg, dwarf_tag(die, &tag, &err), &err);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			struct die_info di;
+			Dwarf_Off off = 0;
+			chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
+			me = (int64_t)t->nnodes;
+			die_scan(dbg, die, version, cu_base, &t->rv, (uint64_t)me, &di);
+			JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+			t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
+							      (uint32_t)di.call_line,
+							      tag == DW_TAG_inlined_subroutine};
+		}
+		Dwarf_Die sib = NULL;
+		kid = NULL;
+		int has_sib = chk(dbg, dwarf_siblingof_b(dbg, die, 1, &sib, &err), &err);
+		if (descend_tag(tag))
+			chk(dbg, dwarf_child(die, &kid, &err), &err);
+		dwarf_dealloc_die(die);
+		if (has_sib)
+			st[nst - 1].die = sib;
+		else
+			nst--;
+		if (kid) {
+			JH_GROW(st, nst + 1, ast);
+			st[nst++] = (struct frame){kid, me};
+		}
+	}
+	free(st);
+}
+
+static const char *file_name(struct handle *h, const struct cu_tables *t, uint64_t idx)
+{
+	if (!t->have_lt || !t->files)
+		return NULL;
+	if (t->lt.version < 5) {
+		if (idx == 0)
+			return NULL;
+		idx--;
+	}
+	return idx < (uint64_t)t->nfiles ? jh_intern(&h->strings, t->files[idx]) : NULL;
+}
+
+static void emit(struct task *k, const char *name, const char *file, uint32_t line)
+{
+	JH_GROW(k->frames, k->nframes + 1, k->aframes);
+	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
+}
+
+static void answer(struct handle *h, struct task *k, struct query *q, const struct cu_tables *t,
+		   uint64_t leaf)
+{
+	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
+	q->first = k->nframes;
+	if (leaf == UINT64_MAX) {
+		if (row)
+			emit(k, NULL, file_name(h, t, row->file), row->line);
+		q->n = (uint32_t)(k->nframes - q->first);
+		return;
+	}
+	size_t chain[256], n = 0; /* innermost first */
+	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->nodes[i].parent) {
+		chain[n++] = (size_t)i;
+		if (!t->nodes[i].inlined)
+			break;
+	}
+	for (size_t j = n; j-- > 0;) { /* outermost first */
+		const struct node *nd = &t->nodes[chain[j]];
+		const char *name = resolve_name(h, nd->die_off, 0);
+		if (j == 0) {
+			emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
+		} else {
+			const struct node *in = &t->nodes[chain[j - 1]];
+			emit(k, name, file_name(h, t, in->call_file), in->call_line);
+		}
+	}
+	q->n = (uint32_t)n;
+}
+
+static void process_cu(struct handle *h, struct task *k, struct query *qs)
+{
+	struct jh_dwarf *dw = h->dw;
+	Dwarf_Debug dbg = h->dbg;
+	Dwarf_Error err = NULL;
+	Dwarf_Die cudie = NULL;
+	struct cu_tables t;
+	memset(&t, 0, sizeof(t));
+	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->cu].die_off, 1, &cudie, &err), &err)) {
+		k->failed = 1;
+		return;
+	}
+	Dwarf_Half version = 0, offsz = 0;
+	dwarf_get_version_of_die(cudie, &version, &offsz);
+	Dwarf_Addr cu_base = 0;
+	if (!chk(dbg, dwarf_lowpc(cudie, &cu_base, &err), &err))
+		cu_base = 0;
+	Dwarf_Attribute a = NULL;
+	if (chk(dbg, dwarf_attr(cudie, DW_AT_stmt_list, &a, &err), &err)) {
+		Dwarf_Off off = 0;
+		uint64_t u = 0;
+		Dwarf_Half form = 0;
+		int ok = chk(dbg, dwarf_whatform(a, &form, &err), &err);
+		if (ok && form == DW_FORM_sec_offset)
+			ok = chk(dbg, dwarf_global_formref(a, &off, &err), &err);
+		else if (ok && (ok = attr_udata(dbg, a, &u)))
+			off = u;
+		dwarf_dealloc_attribute(a);
+		if (ok && dw->line && dw->line->data &&
+		    jh_lines_decode(dw->line->data, dw->line->size, off, &t.lt) == 0) {
+			t.have_lt = 1;
+			if (!chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err))
+				t.files = NULL, t.nfiles = 0;
+		}
+	}
+	walk_cu(dbg, cudie, version, cu_base, &t);
+	dwarf_dealloc_die(cudie);
+
+	size_t nq = k->q1 - k->q0;
+	uint64_t *addrs = xmalloc(jh_st_mult(nq + 1, sizeof(*addrs)));
+	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
+	for (size_t i = 0; i < nq; i++)
+		addrs[i] = qs[k->q0 + i].addr;
+	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
+	for (size_t i = 0; i < nq; i++)
+		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);
+	free(addrs);
+	free(leaf);
+
+	for (Dwarf_Signed i = 0; i < t.nfiles; i++)
+		dwarf_dealloc(dbg, t.files[i], DW_DLA_STRING);
+	if (t.files)
+		dwarf_dealloc(dbg, t.files, DW_DLA_LIST);
+	jh_lines_free(&t.lt);
+	free(t.nodes);
+	free(t.rv.v);
+}
+
+/* ---- open: address -> CU index ---- */
+
+static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
+{
+	Dwarf_Debug dbg = h->dbg;
+	Dwarf_Error err = NULL;
+	struct rangevec rv = {NULL, 0, 0};
+	struct jh_u64map covered;
+	jh_u64map_init(&covered);
+	Dwarf_Arange *ar = NULL;
+	Dwarf_Signed nar = 0;
+	if (chk(dbg, dwarf_get_aranges(dbg, &ar, &nar, &err), &err)) {
+		for (Dwarf_Signed i = 0; i < nar; i++) {
+			Dwarf_Unsigned seg = 0, segsz = 0, len = 0;
+			Dwarf_Addr start = 0;
+			Dwarf_Off cu_die = 0, cu_hdr = 0;
+			if (chk(dbg, dwarf_get_arange_info_b(ar[i], &seg, &segsz, &start, &len, &cu_die, &err), &err) &&
+			    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
+				jh_u64map_put(&covered, cu_hdr, NULL);
+				if (start + len > start)
+					range_add(&rv, start, start + len, cu_hdr);
+			}
+			dwarf_dealloc(dbg, ar[i], DW_DLA_ARANGE);
+		}
+		dwarf_dealloc(dbg, ar, DW_DLA_LIST);
+	}
+	uint64_t off = 0;
+	int rc;
+	for (;;) {
+		Dwarf_Unsigned hlen = 0, toff = 0, next = 0;
+		Dwarf_Half ver = 0, asz = 0, lsz = 0, esz = 0, type = 0;
+		Dwarf_Off abbr = 0;
+		Dwarf_Sig8 sig;
+		rc = dwarf_next_cu_header_d(dbg, 1, &hlen, &ver, &abbr, &asz, &lsz, &esz, &sig, &toff,
+					    &next, &type, &err);
+		if (!chk(dbg, rc, &err))
+			break;
+		Dwarf_Die cudie = NULL;
+		Dwarf_Half tag = 0;
+		Dwarf_Off die_off = 0;
+		if (chk(dbg, dwarf_siblingof_b(dbg, NULL, 1, &cudie, &err), &err)) {
+			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) && tag == DW_TAG_compile_unit &&
+			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
+				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
+				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off};
+				if (!jh_u64map_get(&covered, off)) {
+					struct die_info di;
+					Dwarf_Addr base = 0;
+					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
+						base = 0;
+					die_scan(dbg, cudie, ver, base, &rv, off, &di);
+				}
+			}
+			dwarf_dealloc_die(cudie);
+		}
+		off = next;
+	}
+	jh_u64map_release(&covered);
+	if (rc == DW_DLV_ERROR && dw->ncus == 0) {
+		free(rv.v);
+		return jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(dw->main), 0,
+				   "unreadable DWARF (.debug_info)");
+	}
+	if (rc == DW_DLV_ERROR)
+		jh_warn("%s: DWARF partly unreadable; %zu compile units used",
+			jh_sections_path(dw->main), dw->ncus);
+	dw->nranges = jh_sched_disjoint(rv.v, rv.n);
+	dw->ranges = rv.v;
+	return 0;
+}
+
+static const char *const prefetch_names[] = {
+	".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_line_str",
+	".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
+	".debug_str_offsets", NULL,
+};
+
+struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_sections *alt,
+			       struct jh_diag *d)
+{
+	d->code = 0;
+	d->msg[0] = 0;
+	const struct jh_section *info = NULL;
+	for (size_t i = 1; i < jh_sections_count(main); i++) {
+		const struct jh_section *s = jh_sections_peek(main, i);
+		if (!strcmp(s->name, ".debug_info") && s->type != 8 && s->size)
+			info = s;
+	}
+	if (!info)
+		return NULL;
+	pthread_once(&alloc_once, alloc_flag_once);
+	jh_sections_prefetch(main, prefetch_names, 0);
+	if (alt)
+		jh_sections_prefetch(alt, prefetch_names, 0);
+	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
+	dw->main = main;
+	dw->alt = alt;
+	dw->info = jh_sections_find(main, ".debug_info");
+	dw->line = jh_sections_find(main, ".debug_line");
+	if (alt) {
+		dw->alt_info = jh_sections_find(alt, ".debug_info");
+		dw->alt_str = jh_sections_find(alt, ".debug_str");
+	}
+	pthread_mutex_init(&dw->pool_lock, NULL);
+	if (!dw->info->data) {
+		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
+			    "corrupt compressed section .debug_info");
+		goto fail;
+	}
+	struct handle *h = handle_get(dw);
+	if (!h) {
+		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0, "libdwarf cannot read the DWARF");
+		goto fail;
+	}
+	int rc = build_index(dw, h, d);
+	handle_put(h);
+	if (rc != 0)
+		goto fail;
+	return dw;
+fail:
+	jh_dwarf_close(dw);
+	return NULL;
+}
+
+void jh_dwarf_close(struct jh_dwarf *dw)
+{
+	if (!dw)
+		return;
+	for (size_t i = 0; i < dw->nall; i++)
+		handle_free(dw->all[i]);
+	free(dw->all);
+	free(dw->pool);
+	free(dw->cus);
+	free(dw->ranges);
+	pthread_mutex_destroy(&dw->pool_lock);
+	free(dw);
+}
+
+/* ---- lookup: group by CU, workers take CUs ---- */
+
+struct run {
+	struct jh_dwarf *dw;
+	struct task *tasks;
+	struct query *qs;
+};
+
+static void *worker_start(void *ctx)
+{
+	return handle_get(((struct run *)ctx)->dw);
+}
+
+static void worker_run(void *ctx, void *w, size_t i)
+{
+	struct run *r = ctx;
+	process_cu(w, &r->tasks[i], r->qs);
+}
+
+static void worker_stop(void *ctx, void *w)
+{
+	(void)ctx;
+	handle_put(w);
+}
+
+static int cmp_query(const void *a, const void *b)
+{
+	const struct query *x = a, *y = b;
+	if (x->cu != y->cu)
+		return x->cu < y->cu ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int cmp_cu_off(const void *key, const void *elem)
+{
+	uint64_t k = *(const uint64_t *)key, o = ((const struct jh_cu *)elem)->hdr_off;
+	return k < o ? -1 : k > o;
+}
+
+int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jobs,
+		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
+		    struct jh_diag *d)
+{
+	struct query *qs = xmalloc(jh_st_mult(n + 1, sizeof(*qs)));
+	size_t nq = 0;
+	for (size_t i = 0; i < n; i++) {
+		ans[i] = (struct jh_dwarf_answer){0, 0};
+		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
+		const struct jh_cu *cu = off == UINT64_MAX ? NULL
+			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
+		if (cu)
+			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
+	}
+	qsort(qs, nq, sizeof(*qs), cmp_query);
+	struct run r = {.dw = dw, .qs = qs};
+	size_t ntasks = 0;
+	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));
+	for (size_t i = 0; i < nq; i++) {
+		if (!ntasks || r.tasks[ntasks - 1].cu != qs[i].cu)
+			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
+		r.tasks[ntasks - 1].q1 = i + 1;
+	}
+	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
+
+	size_t total = 0, failed = 0;
+	for (size_t k = 0; k < ntasks; k++)
+		total += r.tasks[k].nframes;
+	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
+	size_t pos = 0;
+	for (size_t k = 0; k < ntasks; k++) {
+		struct task *t = &r.tasks[k];
+		failed += t->failed;
+		for (size_t i = t->q0; i < t->q1; i++)
+			ans[qs[i].idx] = (struct jh_dwarf_answer){(uint32_t)(pos + qs[i].first), qs[i].n};
+		if (t->nframes)
+			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
+		pos += t->nframes;
+		free(t->frames);
+	}
+	free(r.tasks);
+	free(qs);
+	*frames = out;
+	*nframes = total;
+	if (failed)
+		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
+	if (ran < ntasks)
+		return jh_diag_set(d, JH_EXIT_INTERNAL, jh_sections_path(dw->main), 0,
+				   "libdwarf cannot open the DWARF");
+	return 0;
+}

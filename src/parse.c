@@ -39,8 +39,7 @@ int jh_bad_line(struct jh_reader *r, const char *fmt, ...)
 	const char *file = jh_input_name(r->in);
 	unsigned long line = jh_input_lineno(r->in);
 	if (jh_input_unterminated(r->in)) {
-		jh_warn("%s:%lu: truncated last line ignored", file, line);
-		r->truncated = 1;
+		r->truncated = 1; /* read_input decides: warning or error */
 		return -1;
 	}
 	char msg[512];
@@ -286,8 +285,14 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	free(p->source);
 	p->source = xstrdup(jh_input_name(in));
 	int rc = jh_parse_profile(&r, 0);
-	if (rc < 0 && r.truncated)
+	if (rc < 0 && r.truncated && r.body) {
+		jh_warn("%s:%lu: truncated last line ignored", jh_input_name(in),
+			jh_input_lineno(in));
 		rc = 0;
+	} else if (rc < 0 && r.truncated) {
+		rc = jh_diag_set(d, JH_EXIT_INPUT, jh_input_name(in), jh_input_lineno(in),
+				 "file ends before the profile");
+	}
 	jh_profile_sort_symbols(p);
 	free(r.pcs);
 	jh_sb_release(&r.sb);

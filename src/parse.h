@@ -20,6 +20,7 @@ struct jh_reader {
 	struct jh_input *in;
 	struct jh_diag *d;
 	int truncated;        /* the last line was cut off; stop quietly */
+	int body;             /* a profile header was read (heap_v2 or legacy) */
 	uint64_t *pcs;        /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */

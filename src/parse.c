@@ -104,39 +104,6 @@ int jh_parse_hex_slow(struct jh_reader *r, const char **sp, const char *e, uint6
 	return 0;
 }
 
-int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what)
-{
-	if (*s >= e || !jh_isspace(**s))
-		return jh_bad_line(r, "%s", what);
-	*s = jh_skip_space(*s, e);
-	return 0;
-}
-
-static int expect(struct jh_reader *r, const char **s, const char *e, char c, const char *what)
-{
-	if (*s >= e || **s != c)
-		return jh_bad_line(r, "%s", what);
-	(*s)++;
-	return 0;
-}
-
-int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t v[4])
-{
-	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
-	const char *s = *sp;
-	if (jh_parse_dec(r, &s, e, &v[0]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
-	    jh_parse_space(r, &s, e, fmt) || expect(r, &s, e, '[', fmt))
-		return -1;
-	s = jh_skip_space(s, e);
-	if (jh_parse_dec(r, &s, e, &v[2]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
-	    expect(r, &s, e, ']', fmt))
-		return -1;
-	*sp = s;
-	return 0;
-}
-
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
 	size_t n = 0;

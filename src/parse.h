@@ -138,9 +138,42 @@ static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char 
 }
 
 /* Requires at least one whitespace at *s and skips the run. */
-int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what);
+static inline int jh_parse_space(struct jh_reader *r, const char **s, const char *e,
+				 const char *what)
+{
+	if (*s >= e || !jh_isspace(**s))
+		return jh_bad_line(r, "%s", what);
+	*s = jh_skip_space(*s + 1, e);
+	return 0;
+}
+
+static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, char c,
+			    const char *what)
+{
+	if (*s >= e || **s != c)
+		return jh_bad_line(r, "%s", what);
+	(*s)++;
+	return 0;
+}
+
 /* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
-int jh_parse_quad(struct jh_reader *r, const char **s, const char *e, uint64_t v[4]);
+static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
+				uint64_t v[4])
+{
+	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
+	const char *s = *sp;
+	if (jh_parse_dec(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))
+		return -1;
+	s = jh_skip_space(s, e);
+	if (jh_parse_dec(r, &s, e, &v[2]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
+	    jh_expect(r, &s, e, ']', fmt))
+		return -1;
+	*sp = s;
+	return 0;
+}
 /* Whitespace-separated addresses -> r->pcs, leaf kept, callers - 1 (wrapping). */
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
 

@@ -288,7 +288,7 @@ void jh_profile_sort_symbols(struct jh_profile *p)
 		r[i].pc = p->syms[i].pc;
 		r[i].pos = i;
 	}
-	qsort(r, p->nsyms, sizeof(*r), symref_cmp);
+	jh_qsort(r, p->nsyms, sizeof(*r), symref_cmp);
 	struct jh_symname *out = xmalloc(jh_st_mult(p->nsyms, sizeof(*out)));
 	size_t n = 0;
 	for (size_t i = 0; i < p->nsyms; i++) {

@@ -238,8 +238,7 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 			r[nr++] = (struct pair){(uint64_t)rank[locs[i]] << 32 | (rank[locs[i - 1]] + 1),
 						st->v};
 	}
-	if (nr)
-		qsort(r, nr, sizeof(*r), cmp_pairs);
+	jh_qsort(r, nr, sizeof(*r), cmp_pairs);
 
 	struct names files = {0}, fns = {0};
 	jh_u64map_init(&files.idx);

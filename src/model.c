@@ -190,6 +190,21 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
+/*
+ * Whether a mapped library is the allocator's, for names from a .symbolized
+ * file (the symbolizer decides by the ELF file itself: it exports mallctl).
+ * The file may not exist here, so decide by name: libjemalloc*, libtcmalloc*.
+ * Stripped shared jemalloc builds name their internals after the nearest
+ * exported symbol (malloc_usable_size) or "??", which jeprof keeps on top
+ * of every stack; jeheap drops every leading frame inside the library.
+ */
+static int is_allocator_library(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return !strncmp(base, "libjemalloc", 11) || !strncmp(base, "libtcmalloc", 11);
+}
+
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
 			    uint64_t pc, struct jh_symresult *r)
 {
@@ -210,6 +225,7 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
 			r->module = jh_intern(&m->names, mp->path);
 			r->modaddr = pc - mp->start + mp->offset;
+			r->allocator = is_allocator_library(mp->path);
 			return;
 		}
 	}

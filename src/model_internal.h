@@ -32,4 +32,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
 
+/* The symbolizer's coverage line for the locations symbolized from raw
+ * dumps (nothing when every name came from .symbolized files). */
+void jh_model_coverage(const struct jh_model *m, FILE *f);
+
 #endif

@@ -114,6 +114,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			code = JH_EXIT_OUTPUT;
 		} else {
 			code = analyse_and_report(out, mode, &m, o, d);
+			if (code == JH_EXIT_OK && !o->quiet)
+				jh_model_coverage(&m, stderr);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					    o->output_file);

@@ -17,8 +17,6 @@ struct jh_model_priv {
 	uint8_t *in_profile;         /* stack seen in a profile (not only in bases) */
 	size_t in_profile_alloc;
 	struct jh_u64map thread_by_uid;
-	struct jh_u64map *thread_stacks; /* per thread: stack id -> entry */
-	size_t thread_stacks_alloc;
 	size_t nfiles;
 	const char *maps_program;
 };

@@ -115,7 +115,9 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	size_t keep = m->frames.nr;
 	const char *s = names;
 	for (;;) {
-		const char *e = strstr(s, "--");
+		const char *e = s;
+		while ((e = strchr(e, '-')) && e[1] != '-')
+			e++;
 		size_t n = e ? (size_t)(e - s) : strlen(s);
 		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
@@ -285,29 +287,16 @@ static int maps_sorted(const struct jh_profile *p)
 	return 1;
 }
 
-/* The symbol-section names of pc (p->syms is sorted by pc, unique). */
-static const char *section_names(const struct jh_profile *p, uint64_t pc)
-{
-	size_t lo = 0, hi = p->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->syms[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
-}
-
 /* Location ids of p's unique pcs; out[i] for upcs[i]. */
 static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
-			   size_t nu, struct jh_symbolizer *s, uint32_t *out, struct jh_diag *d)
+			   const char **names, size_t nu, struct jh_symbolizer *s, uint32_t *out,
+			   struct jh_diag *d)
 {
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		for (size_t i = 0; i < nu; i++) {
-			embedded_frames(m, section_names(p, upcs[i]), upcs[i], &res[i]);
+			embedded_frames(m, names[i], upcs[i], &res[i]);
 			embedded_module(m, p, sorted, upcs[i], &res[i]);
 		}
 	} else if (s) {
@@ -371,11 +360,22 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		}
 		p->pcs[i] = vals[j] - 1;
 	}
+	/* symbol-section names of the unique pcs (lines for other pcs unused) */
+	const char **names = xcalloc(nu ? nu : 1, sizeof(*names));
+	for (size_t i = 0; i < p->nsyms; i++) {
+		uint64_t pc = p->syms[i].pc;
+		size_t j = jh_hash_u64(pc) & (cap - 1);
+		while (vals[j] && keys[j] != pc)
+			j = (j + 1) & (cap - 1);
+		if (vals[j])
+			names[vals[j] - 1] = p->syms[i].names;
+	}
 	free(keys);
 	free(vals);
 
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	int r = model_locations(m, p, upcs, nu, s, glob, d);
+	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
+	free(names);
 	free(upcs);
 	if (r) {
 		free(glob);

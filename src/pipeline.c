@@ -91,6 +91,16 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 	return JH_EXIT_OK;
 }
 
+/* Every location named by a .symbolized file (no file:line anywhere), where
+ * jeprof refuses --lines ("--lines cannot be used without a binary"). */
+static int names_only(const struct jh_model *m)
+{
+	for (size_t i = 0; i < m->nlocs; i++)
+		if (m->locs[i].status != JH_SYM_EMBEDDED)
+			return 0;
+	return 1;
+}
+
 int jh_run(const struct jh_options *o, struct jh_diag *d)
 {
 	enum jh_output mode = effective_output(o);
@@ -109,6 +119,11 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	int code = JH_EXIT_OK;
 	if (jh_model_build(&m, o, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--lines: the profiles carry function names only (.symbolized); "
+			    "line numbers need the raw dump and its binaries");
+		code = JH_EXIT_USAGE;
 	} else {
 		FILE *out = stdout;
 		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
@@ -122,6 +137,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				code = jh_interactive(&m, o, d);
 			else
 				code = analyse_and_report(out, mode, &m, o, d);
+			if (code == JH_EXIT_OK && !o->quiet)
+				jh_model_coverage(&m, stderr);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					    o->output_file);

@@ -51,6 +51,14 @@ gzip -c "$HEAP" >"$T/h.gz"
 cmp -s "$T/r.sym" "$T/g.sym" || fail "--raw of the gzip dump differs"
 "$JEHEAP" --raw "$T/r.sym" >"$T/rr.sym" 2>/dev/null || fail "--raw of a .symbolized file"
 cmp -s "$T/r.sym" "$T/rr.sym" || fail "--raw of its own output is not identical"
+# jeprof's grammar: the "--- heap" marker, the bare "---" or both may be missing; "---heap" works
+sed '/^--- heap$/d' "$T/r.sym" >"$T/v1.sym"
+sed '/^---$/d' "$T/r.sym" >"$T/v2.sym"
+sed 's/^--- heap$/---heap/' "$T/r.sym" >"$T/v3.sym"
+for v in v1 v2 v3; do
+	"$JEHEAP" --raw "$T/$v.sym" >"$T/$v.out" 2>/dev/null || fail "--raw of variant $v"
+	cmp -s "$T/r.sym" "$T/$v.out" || fail "--raw of variant $v differs"
+done
 
 # jeprof reads it too, with the same totals.
 if command -v jeprof >/dev/null; then

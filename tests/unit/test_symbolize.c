@@ -242,12 +242,41 @@ static void test_coverage(void **state)
 	free(buf);
 }
 
+/* --add_lib: addresses outside every mapping that are link-time addresses
+ * of the library; and without it they stay in no module. */
+static void test_add_lib(void **state)
+{
+	(void)state;
+	uint64_t leaf = sym_addr(prog, "leaf_alloc", NULL);
+	uint64_t pcs[1] = {leaf + 1};
+	char *libs[1] = {prog};
+	struct jh_symbolizer_opts o = {0};
+	struct jh_symbolizer *s = jh_symbolizer_new(&o);
+	struct run r;
+	symbolize(s, NULL, 0, pcs, 1, &r);
+	assert_null(r.res[0].module);
+	assert_int_equal(r.res[0].status, JH_SYM_UNKNOWN);
+	release(&r);
+	jh_symbolizer_free(s);
+
+	o.add_libs = libs;
+	o.nadd_libs = 1;
+	s = jh_symbolizer_new(&o);
+	symbolize(s, NULL, 0, pcs, 1, &r);
+	assert_string_equal(r.res[0].module, prog);
+	assert_int_equal(r.res[0].modaddr, leaf + 1);
+	assert_string_equal(outer(&r, 0), "leaf_alloc");
+	release(&r);
+	jh_symbolizer_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_missing_once),
 		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_add_lib),
 	};
 	return cmocka_run_group_tests(tests, setup, symtest_teardown);
 }

@@ -83,8 +83,12 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	m->allocator = !is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
 	open_dwarf(o, m);
-	/* build the symbol table now, while only one thread runs */
+	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
+		m->symfallback = m->dbg;
+	/* build the symbol tables now, while only one thread runs */
 	jh_elf_image_lookup(m->symimg, 0);
+	if (m->symfallback)
+		jh_elf_image_lookup(m->symfallback, 0);
 	return m;
 }
 

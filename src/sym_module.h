@@ -18,6 +18,7 @@ struct jh_module {
 	char *file;      /* the binary found on disk, or NULL */
 	struct jh_elf_image *bin, *dbg, *alt; /* dbg may be bin; alt may be NULL */
 	struct jh_elf_image *symimg;          /* where symbol names come from: the binary, as llvm does */
+	struct jh_elf_image *symfallback;     /* the debug file's .symtab, for addresses nothing else names */
 	struct jh_sections *secs, *altsecs;
 	struct jh_dwarf *dw;                  /* NULL: no usable DWARF */
 	int usable;      /* bin opened: addresses can be translated */

@@ -224,11 +224,17 @@ static void add_frame(struct jh_symbolizer *s, const char *func, const char *fil
 	s->frames[s->nframes++] = (struct jh_frame){func, file ? jh_intern(&s->names, file) : NULL, line};
 }
 
-/* Answer from the symbol table alone. */
+/*
+ * Answer from the symbol tables alone: the binary's (llvm-symbolizer's
+ * choice), else the separate debug file's .symtab (e.g. ld.so's
+ * _dl_start_user, which llvm leaves as ??).
+ */
 static void resolve_by_symbol(struct jh_symbolizer *s, struct jh_module *m, uint64_t a,
 			      struct cached *c)
 {
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
+	if (!sym && m->symfallback)
+		sym = jh_elf_image_lookup(m->symfallback, a);
 	c->first = (uint32_t)s->nframes;
 	if (!sym) {
 		c->status = JH_SYM_UNKNOWN;

@@ -242,50 +242,55 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 	struct jh_graph_priv *gp = g->priv;
 	const struct jh_model *m = g->m;
 	const struct jh_mstack *ms = &m->stacks[sid];
-	size_t start = g->nlocpool;
-	JH_GROW(g->locpool, start + ms->len, g->locpool_alloc);
-	size_t n = 0;
-	/* leaf -> root: an allocator frame discards everything seen so far */
-	for (uint32_t i = 0; i < ms->len; i++) {
-		uint32_t id = m->locpool[ms->off + i];
-		if (loc_skip(gp, m, id)) {
-			n = 0;
-			continue;
+	/* leaf -> root: an allocator frame discards everything seen so far,
+	 * so what stays is a suffix of the model's stack */
+	uint32_t keep = 0;
+	for (uint32_t i = ms->len; i-- > 0;) {
+		if (loc_skip(gp, m, m->locpool[ms->off + i])) {
+			keep = ms->len - i - 1;
+			break;
 		}
-		g->locpool[start + n++] = id;
+		if (i == 0)
+			keep = ms->len;
 	}
+	const uint32_t *pool = m->locpool;
+	size_t start = ms->off + (ms->len - keep), n = keep;
 	if (gp->retain || gp->exclude) {
+		JH_GROW(gp->pool, gp->npool + n, gp->pool_alloc);
 		size_t k = 0;
-		for (size_t i = 0; i < n; i++)
-			if (loc_keep(gp, m, g->locpool[start + i]))
-				g->locpool[start + k++] = g->locpool[start + i];
-		n = k;
-		if (!n)
+		for (size_t i = 0; i < n; i++) {
+			uint32_t id = m->locpool[start + i];
+			if (loc_keep(gp, m, id))
+				gp->pool[gp->npool + k++] = id;
+		}
+		if (!k)
 			return; /* jeprof's FilterFrames drops emptied stacks */
+		pool = gp->pool;
+		start = gp->npool;
+		n = k;
 	}
 	if (gp->focus) {
 		size_t i = 0;
-		while (i < n && !loc_flag(gp, m, g->locpool[start + i], gp->focus, LF_FOCUS_DONE,
-					  LF_FOCUS))
+		while (i < n && !loc_flag(gp, m, pool[start + i], gp->focus, LF_FOCUS_DONE, LF_FOCUS))
 			i++;
 		if (i == n)
 			return;
 	}
 	if (gp->ignore) {
 		for (size_t i = 0; i < n; i++)
-			if (loc_flag(gp, m, g->locpool[start + i], gp->ignore, LF_IGNORE_DONE,
-				     LF_IGNORE))
+			if (loc_flag(gp, m, pool[start + i], gp->ignore, LF_IGNORE_DONE, LF_IGNORE))
 				return;
 	}
 	int added;
-	uint32_t id = jh_seqset_put(&gp->stacks, g->locpool, start, (uint32_t)n, &added);
+	uint32_t id = jh_seqset_put(&gp->stacks, pool, start, (uint32_t)n, &added);
 	if (added) {
 		JH_GROW(g->stacks, g->nstacks + 1, g->stacks_alloc);
 		struct jh_gstack *gs = &g->stacks[g->nstacks++];
 		memset(gs, 0, sizeof(*gs));
 		gs->off = start;
 		gs->len = (uint32_t)n;
-		g->nlocpool += n;
+		if (pool == gp->pool)
+			gp->npool += n;
 	}
 	struct jh_gstack *gs = &g->stacks[id];
 	gs->v += v;
@@ -299,8 +304,9 @@ static void compute_nodes(struct jh_graph *g)
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
 	/* translate only locations that occur in a filtered stack */
 	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
-	for (size_t i = 0; i < g->nlocpool; i++)
-		used[g->locpool[i]] = 1;
+	for (size_t s = 0; s < g->nstacks; s++)
+		for (uint32_t i = 0; i < g->stacks[s].len; i++)
+			used[g->locpool[g->stacks[s].off + i]] = 1;
 	for (size_t l = 0; l < m->nlocs; l++) {
 		g->lockey_off[l] = (uint32_t)g->nkeypool;
 		if (used[l])
@@ -309,32 +315,44 @@ static void compute_nodes(struct jh_graph *g)
 	g->lockey_off[m->nlocs] = (uint32_t)g->nkeypool;
 	free(used);
 
-	uint32_t *stamp = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(*stamp));
+	/* flat/cum in plain arrays (cache-friendly), recursion counted once */
+	size_t nn = g->nnodes ? g->nnodes : 1;
+	uint32_t *stamp = xcalloc(nn, sizeof(*stamp));
+	double *flat = xcalloc(nn, sizeof(*flat)), *cum = xcalloc(nn, sizeof(*cum));
+	const uint32_t *koff = g->lockey_off, *kpool = g->keypool;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *gs = &g->stacks[s];
+		const uint32_t *locs = g->locpool + gs->off;
+		const uint32_t mark = (uint32_t)s + 1;
+		const double v = gs->v;
 		int first = 1;
 		for (uint32_t i = 0; i < gs->len; i++) {
-			uint32_t nk;
-			const uint32_t *k = jh_graph_loc_keys(g, g->locpool[gs->off + i], &nk);
-			for (uint32_t j = 0; j < nk; j++) {
-				if (stamp[k[j]] == s + 1)
-					continue; /* recursion: once per stack */
-				stamp[k[j]] = (uint32_t)s + 1;
+			for (uint32_t j = koff[locs[i]]; j < koff[locs[i] + 1]; j++) {
+				uint32_t k = kpool[j];
+				if (stamp[k] == mark)
+					continue;
+				stamp[k] = mark;
 				if (first)
-					g->nodes[k[j]].flat += gs->v;
+					flat[k] += v;
 				first = 0;
-				g->nodes[k[j]].cum += gs->v;
+				cum[k] += v;
 			}
 		}
 	}
+	for (size_t i = 0; i < g->nnodes; i++) {
+		g->nodes[i].flat = flat[i];
+		g->nodes[i].cum = cum[i];
+	}
 	free(stamp);
+	free(flat);
+	free(cum);
 	g->local_total = 0;
 	for (size_t i = 0; i < g->nnodes; i++)
 		g->local_total += g->nodes[i].flat;
 }
 
-int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
-	       int thread, struct jh_diag *d)
+static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		   int thread, int nodes, struct jh_diag *d)
 {
 	memset(g, 0, sizeof(*g));
 	struct jh_graph_priv *gp = xcalloc(1, sizeof(*gp));
@@ -385,8 +403,27 @@ int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_opt
 			add_stack(g, t->stacks[i], t->c[i].v[v], t->base ? t->base[i].v[v] : 0);
 		}
 	}
-	compute_nodes(g);
+	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;
+	if (nodes) {
+		compute_nodes(g);
+	} else {
+		g->lockey_off = xcalloc(m->nlocs + 1, sizeof(*g->lockey_off));
+		for (size_t i = 0; i < g->nstacks; i++)
+			g->local_total += g->stacks[i].len ? g->stacks[i].v : 0;
+	}
 	return 0;
+}
+
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+	       int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 1, d);
+}
+
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		      int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 0, d);
 }
 
 void jh_graph_release(struct jh_graph *g)
@@ -403,11 +440,11 @@ void jh_graph_release(struct jh_graph *g)
 		jh_sb_release(&gp->sb);
 		jh_sb_release(&gp->sb2);
 		free(gp->lflags);
+		free(gp->pool);
 		jh_intern_release(&gp->keys);
 		free(gp);
 	}
 	free(g->stacks);
-	free(g->locpool);
 	free(g->nodes);
 	free(g->lockey_off);
 	free(g->keypool);

@@ -17,6 +17,8 @@ struct jh_graph_priv {
 	struct jh_u64map node_by_key; /* interned key -> node id */
 	uint8_t *lflags;              /* per model location, LF_* */
 	struct jh_seqset stacks;
+	uint32_t *pool;               /* own location pool (frame filters) */
+	size_t npool, pool_alloc;
 	struct jh_filter *focus, *ignore, *retain, *exclude;
 	struct jh_sb sb, sb2;
 };

@@ -10,7 +10,7 @@
 #include <zstd.h>
 
 #define JH_IN_CHUNK (256 * 1024)        /* compressed read size */
-#define JH_BUF_INIT (1024 * 1024)       /* decompressed window */
+#define JH_BUF_INIT (128 * 1024)        /* decompressed window (stays in L2) */
 #define JH_MAX_LINE (256UL * 1024 * 1024) /* a longer line is not a profile */
 
 enum jh_codec { JH_PLAIN, JH_GZIP, JH_ZSTD };
@@ -316,6 +316,7 @@ int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag 
 		in->lineno++;
 		while (n && s[n - 1] == '\r')
 			n--;
+		s[n] = 0;
 		*line = s;
 		*len = n;
 		return 1;

@@ -22,7 +22,7 @@ void jh_input_close(struct jh_input *in);
 
 /*
  * Next line: returns 1 with *line and *len set (valid until the next call; the
- * byte at (*line)[*len] is writable scratch, not necessarily '\n'), 0 at end
+ * line is NUL-terminated: (*line)[*len] == 0), 0 at end
  * of input, -1 with d set on a read, decompression or NUL-byte error.
  */
 int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);

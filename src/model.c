@@ -10,7 +10,6 @@
  * module/pc identity.
  */
 #include "model_internal.h"
-#include "pending.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -191,6 +190,17 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
+/* A .symbolized file is analysed without its libraries: the allocator's
+ * shared library is recognised by its file name (the symbolizer checks for
+ * the mallctl export instead when it has the file). */
+static int allocator_library(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
+	       strstr(b, ".so");
+}
+
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
 			    uint64_t pc, struct jh_symresult *r)
 {
@@ -211,6 +221,7 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
 			r->module = jh_intern(&m->names, mp->path);
 			r->modaddr = pc - mp->start + mp->offset;
+			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
 		}
 	}
@@ -275,38 +286,48 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	struct jh_u64map idx;
+	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs */
+	size_t cap = 1024;
+	uint64_t *keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+	uint32_t *vals = xcalloc(cap, sizeof(*vals)); /* index + 1, 0 = empty */
 	uint64_t *upcs = NULL;
 	size_t nu = 0, ualloc = 0;
-	uint64_t max_idx = UINT64_MAX; /* the pc UINT64_MAX is the map's reserved key */
-	jh_u64map_init(&idx);
-	uint32_t *local = xmalloc(jh_st_mult(p->npcs ? p->npcs : 1, sizeof(*local)));
 	for (size_t i = 0; i < p->npcs; i++) {
 		uint64_t pc = p->pcs[i];
-		uint64_t *v, dummy;
-		int added;
-		if (pc == UINT64_MAX) {
-			added = max_idx == UINT64_MAX;
-			v = added ? &max_idx : &dummy;
-			if (!added)
-				dummy = max_idx;
-		} else {
-			v = jh_u64map_put(&idx, pc, &added);
-		}
-		if (added) {
-			*v = nu;
+		size_t j = jh_hash_u64(pc) & (cap - 1);
+		while (vals[j] && keys[j] != pc)
+			j = (j + 1) & (cap - 1);
+		if (!vals[j]) {
 			JH_GROW(upcs, nu + 1, ualloc);
 			upcs[nu++] = pc;
+			keys[j] = pc;
+			vals[j] = (uint32_t)nu;
+			if (2 * nu > cap) { /* rehash from upcs */
+				cap *= 2;
+				free(keys);
+				free(vals);
+				keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+				vals = xcalloc(cap, sizeof(*vals));
+				for (size_t u = 0; u < nu; u++) {
+					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
+					while (vals[k])
+						k = (k + 1) & (cap - 1);
+					keys[k] = upcs[u];
+					vals[k] = (uint32_t)u + 1;
+				}
+			}
+			p->pcs[i] = nu - 1;
+			continue;
 		}
-		local[i] = (uint32_t)*v;
+		p->pcs[i] = vals[j] - 1;
 	}
-	jh_u64map_release(&idx);
+	free(keys);
+	free(vals);
 
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
 	int r = model_locations(m, p, upcs, nu, s, glob, d);
 	free(upcs);
 	if (r) {
-		free(local);
 		free(glob);
 		return -1;
 	}
@@ -332,7 +353,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		const struct jh_stack *st = &p->stacks[i];
 		JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
 		for (uint32_t k = 0; k < st->len; k++)
-			m->locpool[m->nlocpool + k] = glob[local[st->off + k]];
+			m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
 		int added;
 		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, m->nlocpool, st->len, &added);
 		if (added) {
@@ -361,7 +382,6 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	for (size_t i = 0; i < p->nthreads; i++)
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
-	free(local);
 	free(glob);
 	return 0;
 }

@@ -19,68 +19,71 @@ static int is_word(char c)
 
 /*
  * One pass of s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g (the const part only
- * for parentheses). Returns whether anything was removed.
+ * for parentheses), in place on buf[0..*n). Returns whether anything was
+ * removed.
  */
-static int strip_groups(struct jh_sb *out, const char *s, size_t n, char open, char close,
-			int eat_const)
+static int strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
 {
+	size_t r = 0, w = 0, len = *n;
 	int changed = 0;
-	size_t i = 0;
-	jh_sb_reset(out);
-	while (i < n) {
-		if (s[i] == open) {
-			size_t j = i + 1;
-			while (j < n && s[j] != open && s[j] != close)
-				j++;
-			if (j < n && s[j] == close) {
-				i = j + 1;
-				changed = 1;
-				if (eat_const) {
-					size_t k = i;
-					while (k < n && is_space(s[k]))
-						k++;
-					if (n - k >= 5 && !memcmp(s + k, "const", 5))
-						i = k + 5;
-				}
-				continue;
+	while (r < len) {
+		char *o = memchr(buf + r, open, len - r);
+		size_t run = o ? (size_t)(o - (buf + r)) : len - r;
+		memmove(buf + w, buf + r, run);
+		w += run;
+		r += run;
+		if (!o)
+			break;
+		size_t j = r + 1;
+		while (j < len && buf[j] != open && buf[j] != close)
+			j++;
+		if (j < len && buf[j] == close) {
+			r = j + 1;
+			changed = 1;
+			if (eat_const) {
+				size_t k = r;
+				while (k < len && is_space(buf[k]))
+					k++;
+				if (len - k >= 5 && !memcmp(buf + k, "const", 5))
+					r = k + 5;
 			}
+		} else {
+			buf[w++] = buf[r++];
 		}
-		jh_sb_addc(out, s[i++]);
 	}
+	*n = w;
 	return changed;
 }
 
 void jh_short_function_name(struct jh_sb *out, const char *full)
 {
-	struct jh_sb a = JH_SB_INIT, b = JH_SB_INIT;
-	jh_sb_init(&a);
-	jh_sb_init(&b);
-	jh_sb_adds(&a, full);
-	while (strip_groups(&b, a.buf, a.len, '(', ')', 1)) {
-		struct jh_sb t = a;
-		a = b;
-		b = t;
+	size_t n = strlen(full);
+	if (!strpbrk(full, "(< \t\n\r\f\v")) {
+		jh_sb_add(out, full, n); /* nothing to remove */
+		return;
 	}
-	while (strip_groups(&b, a.buf, a.len, '<', '>', 0)) {
-		struct jh_sb t = a;
-		a = b;
-		b = t;
-	}
+	size_t at = out->len;
+	jh_sb_add(out, full, n);
+	char *buf = out->buf + at;
+	while (strip_groups(buf, &n, '(', ')', 1))
+		;
+	while (strip_groups(buf, &n, '<', '>', 0))
+		;
 	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
 	 * whitespace character and is followed by "::". */
 	size_t start = 0;
-	for (size_t r = 1; r < a.len; r++) {
-		if (!is_space(a.buf[r - 1]) || !is_word(a.buf[r]))
+	for (size_t r = 1; r < n; r++) {
+		if (!is_space(buf[r - 1]) || !is_word(buf[r]))
 			continue;
 		size_t q = r;
-		while (q < a.len && is_word(a.buf[q]))
+		while (q < n && is_word(buf[q]))
 			q++;
-		if (q + 1 < a.len && a.buf[q] == ':' && a.buf[q + 1] == ':')
+		if (q + 1 < n && buf[q] == ':' && buf[q + 1] == ':')
 			start = r;
 	}
-	jh_sb_add(out, a.buf + start, a.len - start);
-	jh_sb_release(&a);
-	jh_sb_release(&b);
+	memmove(buf, buf + start, n - start);
+	out->len = at + n - start;
+	out->buf[out->len] = 0;
 }
 
 void jh_namer_init(struct jh_namer *n, struct jh_intern *names)
@@ -105,9 +108,7 @@ const char *jh_namer_short(struct jh_namer *n, const char *full)
 	jh_sb_reset(&n->tmp);
 	jh_short_function_name(&n->tmp, full);
 	const char *s = jh_intern_n(n->names, n->tmp.buf, n->tmp.len);
-	/* the insert above may have been invalidated by nothing: the map is
-	 * only modified here, so v is still valid */
-	*v = (uint64_t)(uintptr_t)s;
+	*v = (uint64_t)(uintptr_t)s; /* the map was not modified since the put */
 	return s;
 }
 
@@ -139,11 +140,10 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
 	}
 }
 
-/* Appends s with ';' -> ':' and newlines -> ' ' (collapsed frame separators). */
-static void add_collapsed_safe(struct jh_sb *sb, const char *s)
+/* Makes sb->buf[start..] safe in a collapsed line: ';' -> ':' and
+ * newlines -> ' '. */
+static void collapsed_safe(struct jh_sb *sb, size_t start)
 {
-	size_t start = sb->len;
-	jh_sb_adds(sb, s);
 	for (char *p = sb->buf + start; *p; p++) {
 		if (*p == ';')
 			*p = ':';
@@ -155,15 +155,18 @@ static void add_collapsed_safe(struct jh_sb *sb, const char *s)
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)
 {
 	if (!l->nframes) {
+		size_t start = sb->len;
 		jh_unknown_name(sb, l);
+		collapsed_safe(sb, start);
 		return;
 	}
 	for (uint32_t i = 0; i < l->nframes; i++) {
 		const struct jh_frame *f = &m->frames.items[l->first + i];
 		if (i)
 			jh_sb_addc(sb, ';');
+		size_t start = sb->len;
 		if (f->func) {
-			add_collapsed_safe(sb, f->func);
+			jh_sb_adds(sb, f->func);
 		} else if (jh_loc_shown_module(l) && i == 0) {
 			jh_unknown_name(sb, l);
 		} else {
@@ -176,6 +179,7 @@ void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct 
 				jh_sb_adds(sb, "??:0");
 			}
 		}
+		collapsed_safe(sb, start);
 		if (i)
 			jh_sb_adds(sb, "[inline]");
 	}

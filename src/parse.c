@@ -9,8 +9,7 @@ const unsigned char jh_space_tab[256] = {
 	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
 };
 
-/* hex digit value + 1, 0 = not a hex digit */
-static const unsigned char hexval[256] = {
+const unsigned char jh_hexval[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
 	['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
 	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
@@ -52,7 +51,7 @@ int jh_bad_line(struct jh_reader *r, const char *fmt, ...)
 	return jh_diag_set(r->d, JH_EXIT_INPUT, file, line, "%s", msg);
 }
 
-int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+int jh_parse_dec_slow(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
 	uint64_t x = 0;
@@ -78,7 +77,7 @@ int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *
 	return 0;
 }
 
-int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+int jh_parse_hex_slow(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
 	if (e - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
@@ -89,7 +88,7 @@ int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *
 	const char *sig = s;
 	uint64_t x = 0;
 	unsigned h;
-	while (s < e && (h = hexval[(unsigned char)*s])) {
+	while (s < e && (h = jh_hexval[(unsigned char)*s])) {
 		x = x << 4 | (h - 1);
 		s++;
 	}
@@ -141,21 +140,25 @@ int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t 
 
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
-	r->npcs = 0;
+	size_t n = 0;
+	uint64_t h = 0;
 	s = jh_skip_space(s, e);
 	while (s < e) {
 		uint64_t pc;
 		if (jh_parse_hex(r, &s, e, &pc))
 			return -1;
-		JH_GROW(r->pcs, r->npcs + 1, r->pcs_alloc);
+		JH_GROW(r->pcs, n + 1, r->pcs_alloc);
 		/* callers hold return addresses: step back into the call */
-		r->pcs[r->npcs] = r->npcs ? pc - 1 : pc;
-		r->npcs++;
+		pc -= n != 0;
+		r->pcs[n++] = pc;
+		h = jh_stack_hash_step(h, pc);
 		s = jh_skip_space(s, e);
 	}
-	if (!r->npcs)
+	r->npcs = n;
+	r->pcs_hash = h;
+	if (!n)
 		return jh_bad_line(r, "stack without addresses");
-	if (r->npcs > UINT32_MAX)
+	if (n > UINT32_MAX)
 		return jh_bad_line(r, "stack too deep");
 	return 0;
 }

@@ -22,8 +22,10 @@ struct jh_reader {
 	int truncated;        /* the last line was cut off; stop quietly */
 	uint64_t *pcs;        /* scratch stack */
 	size_t npcs, pcs_alloc;
+	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
 	struct jh_sb sb;      /* scratch line ($build substitution) */
 	struct jh_sb quote;   /* jh_quote's buffer */
+	uint32_t tcache[256]; /* thread uid -> index + 1 (0 = not looked up yet) */
 };
 
 /* Character classes: Perl's \s (space \t \n \v \f \r). */
@@ -61,10 +63,47 @@ const char *jh_quote(struct jh_reader *r, const char *s, size_t n);
  * Number parsers. Each advances *s past what it read and returns 0, or -1
  * with a message via jh_bad_line. jh_parse_dec: unsigned decimal (at least
  * one digit, fits in 64 bits). jh_parse_hex: optional 0x, at most 16
- * significant hex digits.
+ * significant hex digits, followed by whitespace or the end. The inline
+ * versions take the common case; anything unusual goes to the _slow ones.
  */
-int jh_parse_dec(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
-int jh_parse_hex(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
+extern const unsigned char jh_hexval[256]; /* hex digit value + 1, 0 = none */
+int jh_parse_dec_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
+int jh_parse_hex_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
+
+static inline int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+{
+	const char *s = *sp, *b = s;
+	uint64_t x = 0;
+	unsigned dg;
+	while (s < e && (dg = (unsigned)(*s - '0')) < 10 && s - b < 19) {
+		x = x * 10 + dg;
+		s++;
+	}
+	if (s == b || s - b == 19)
+		return jh_parse_dec_slow(r, sp, e, v);
+	*v = x;
+	*sp = s;
+	return 0;
+}
+
+static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+{
+	const char *s = *sp;
+	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	const char *b = s;
+	uint64_t x = 0;
+	unsigned h;
+	while (s < e && (h = jh_hexval[(unsigned char)*s])) {
+		x = x << 4 | (h - 1);
+		s++;
+	}
+	if (s == b || s - b > 16 || (s < e && !jh_isspace(*s)))
+		return jh_parse_hex_slow(r, sp, e, v);
+	*v = x;
+	*sp = s;
+	return 0;
+}
 /* Requires at least one whitespace at *s and skips the run. */
 int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what);
 /* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
@@ -95,6 +134,15 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols);
 int jh_parse_maps(struct jh_reader *r, int memory_map);
 
 /* Model helpers (profile.c). */
+/* The stack hash, one pc at a time (readers hash while they parse). */
+static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
+{
+	h = (h ^ pc) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+/* jh_profile_intern_stack with the hash of pcs already computed. */
+uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
+					uint64_t hash);
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n);
 /* Sorts syms by pc; of several lines for one pc the last one is kept. */
 void jh_profile_sort_symbols(struct jh_profile *p);

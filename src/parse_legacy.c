@@ -64,7 +64,7 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 			return -1;
 		if (jh_adjust(r, algo, adjust, v, &c))
 			return -1;
-		jh_profile_add(p, jh_profile_intern_stack(p, r->pcs, (uint32_t)r->npcs), &c);
+		jh_profile_add(p, jh_profile_intern_stack_hashed(p, r->pcs, (uint32_t)r->npcs, r->pcs_hash), &c);
 	}
 	return rc;
 }

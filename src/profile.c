@@ -28,26 +28,38 @@ void jh_profile_release(struct jh_profile *p)
 	free(p->syms);
 	free(p->stack_slots);
 	jh_u64map_release(&p->thread_index);
-	jh_u64map_release(&p->tsample_index);
+	free(p->ts_head);
+	free(p->ts_next);
 	memset(p, 0, sizeof(*p));
 }
 
 static uint64_t stack_hash(const uint64_t *pcs, uint32_t n)
 {
-	return jh_hash_bytes(pcs, (size_t)n * sizeof(*pcs), 0x6a68);
+	uint64_t h = 0;
+	for (uint32_t i = 0; i < n; i++)
+		h = jh_stack_hash_step(h, pcs[i]);
+	return h;
 }
 
-/* Open addressing over stack ids + 1 (0 = empty slot), load factor <= 1/2. */
-static void stack_rehash(struct jh_profile *p)
+/*
+ * Open addressing, load factor <= 1/2. Slot j is the pair
+ * stack_slots[2j] = stack id + 1 (0 = empty) and stack_slots[2j+1] = the
+ * stack's 32-bit hash tag, which also picks the home slot: probes compare
+ * tags before touching the stacks, and growing needs no rehashing of pcs.
+ */
+static void stack_grow(struct jh_profile *p)
 {
 	size_t cap = p->stack_slots_cap ? p->stack_slots_cap * 2 : 1024;
-	uint32_t *slots = xcalloc(cap, sizeof(*slots));
-	for (size_t i = 0; i < p->nstacks; i++) {
-		const struct jh_stack *s = &p->stacks[i];
-		size_t j = stack_hash(p->pcs + s->off, s->len) & (cap - 1);
-		while (slots[j])
+	uint32_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < p->stack_slots_cap; i++) {
+		uint32_t id = p->stack_slots[2 * i], tag = p->stack_slots[2 * i + 1];
+		if (!id)
+			continue;
+		size_t j = tag & (cap - 1);
+		while (slots[2 * j])
 			j = (j + 1) & (cap - 1);
-		slots[j] = (uint32_t)i + 1;
+		slots[2 * j] = id;
+		slots[2 * j + 1] = tag;
 	}
 	free(p->stack_slots);
 	p->stack_slots = slots;
@@ -56,15 +68,24 @@ static void stack_rehash(struct jh_profile *p)
 
 uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 {
+	return jh_profile_intern_stack_hashed(p, pcs, n, stack_hash(pcs, n));
+}
+
+uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
+					uint64_t hash)
+{
 	if (2 * (p->nstacks + 1) > p->stack_slots_cap)
-		stack_rehash(p);
+		stack_grow(p);
+	uint32_t tag = (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
 	size_t mask = p->stack_slots_cap - 1;
-	size_t j = stack_hash(pcs, n) & mask;
+	size_t j = tag & mask;
 	uint32_t id;
-	while ((id = p->stack_slots[j])) {
-		const struct jh_stack *s = &p->stacks[id - 1];
-		if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
-			return id - 1;
+	while ((id = p->stack_slots[2 * j])) {
+		if (p->stack_slots[2 * j + 1] == tag) {
+			const struct jh_stack *s = &p->stacks[id - 1];
+			if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
+				return id - 1;
+		}
 		j = (j + 1) & mask;
 	}
 	if (p->nstacks >= UINT32_MAX - 1) {
@@ -81,7 +102,8 @@ uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint
 	s->len = n;
 	p->npcs += n;
 	id = (uint32_t)p->nstacks++;
-	p->stack_slots[j] = id + 1;
+	p->stack_slots[2 * j] = id + 1;
+	p->stack_slots[2 * j + 1] = tag;
 	return id;
 }
 
@@ -128,21 +150,29 @@ uint32_t jh_profile_thread(struct jh_profile *p, uint64_t uid, const char *name)
 	return t;
 }
 
+/* A stack has few threads: walking its chain beats a global hash lookup. */
 void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
 			   const struct jh_counts *c)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(&p->tsample_index, (uint64_t)t << 32 | stack, &added);
-	if (!added) {
-		counts_add(&p->tsamples[*v].c, c);
-		return;
+	if (stack >= p->ts_head_alloc) {
+		size_t old = p->ts_head_alloc;
+		JH_GROW(p->ts_head, (size_t)stack + 1, p->ts_head_alloc);
+		memset(p->ts_head + old, 0, (p->ts_head_alloc - old) * sizeof(*p->ts_head));
 	}
-	*v = p->ntsamples;
+	for (uint32_t i = p->ts_head[stack]; i; i = p->ts_next[i - 1]) {
+		if (p->tsamples[i - 1].thread == t) {
+			counts_add(&p->tsamples[i - 1].c, c);
+			return;
+		}
+	}
 	JH_GROW(p->tsamples, p->ntsamples + 1, p->tsamples_alloc);
-	struct jh_tsample *s = &p->tsamples[p->ntsamples++];
+	JH_GROW(p->ts_next, p->ntsamples + 1, p->ts_next_alloc);
+	struct jh_tsample *s = &p->tsamples[p->ntsamples];
 	s->thread = t;
 	s->stack = stack;
 	s->c = *c;
+	p->ts_next[p->ntsamples] = p->ts_head[stack];
+	p->ts_head[stack] = (uint32_t)++p->ntsamples;
 }
 
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
@@ -166,8 +196,7 @@ void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names,
 	p->nsyms++;
 }
 
-/* Orders by pc, and lines of one pc by position in the file (names are
- * compared as pointers only to break ties between equal pcs, see below). */
+/* Orders by pc, and lines of one pc by position in the file. */
 struct symref {
 	uint64_t pc;
 	size_t pos;

@@ -38,9 +38,16 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_options 
 				else
 					jh_fmt_percent(&col[k], vals[k], g->local_total);
 			}
+			static const int width[5] = {8, 6, 6, 8, 6};
 			jh_sb_reset(&line);
-			jh_sb_addf(&line, "%8s %6s %6s %8s %6s %s\n", col[0].buf, col[1].buf,
-				   col[2].buf, col[3].buf, col[4].buf, n->label);
+			for (int k = 0; k < 5; k++) { /* "%8s %6s %6s %8s %6s %s\n" */
+				for (size_t w = col[k].len; w < (size_t)width[k]; w++)
+					jh_sb_addc(&line, ' ');
+				jh_sb_add(&line, col[k].buf, col[k].len);
+				jh_sb_addc(&line, ' ');
+			}
+			jh_sb_adds(&line, n->label);
+			jh_sb_addc(&line, '\n');
 			fwrite(line.buf, 1, line.len, out);
 		}
 		lines++;

@@ -57,8 +57,7 @@ struct jh_graph {
 
 	struct jh_gstack *stacks;     /* filtered stacks, in model order of first appearance */
 	size_t nstacks, stacks_alloc;
-	uint32_t *locpool;
-	size_t nlocpool, locpool_alloc;
+	const uint32_t *locpool;      /* the model's pool, or the graph's own (--retain/--exclude) */
 
 	struct jh_node *nodes;
 	size_t nnodes, nodes_alloc;
@@ -81,6 +80,11 @@ struct jh_graph {
  */
 int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
 	       int thread, struct jh_diag *d);
+/* The same without nodes (nnodes 0, every location without keys;
+ * local_total = sum over non-empty stacks): for reports that only walk the
+ * stacks (--collapsed). */
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		      int thread, struct jh_diag *d);
 void jh_graph_release(struct jh_graph *g);
 
 static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc,

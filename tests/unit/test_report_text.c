@@ -58,6 +58,44 @@ static void test_percent(void **state)
 	check_percent(3, 3, "100.0%");
 }
 
+/* The printf-free formatting against printf itself on many doubles,
+ * including exact ties of "%.1f" (multiples of 0.05 MiB). */
+static void test_against_printf(void **state)
+{
+	(void)state;
+	struct jh_sb a, b;
+	jh_sb_init(&a);
+	jh_sb_init(&b);
+	srand48(7);
+	for (long i = 0; i < 200000; i++) {
+		double v;
+		switch (i % 4) {
+		case 0: v = (drand48() - 0.5) * 1e12; break;
+		case 1: v = (double)(lrand48() % 100000) * 1048576.0 / 20.0; break;
+		case 2: v = (double)(lrand48() % 2000000 - 1000000) * 52428.8; break;
+		default: v = (drand48() - 0.3) * 1e5; break;
+		}
+		double t = (i & 1) ? 2000.0 : 1e9 * drand48() + 1;
+		jh_sb_reset(&a);
+		jh_sb_reset(&b);
+		jh_fmt_value(&a, JH_UNIT_MB, v);
+		jh_sb_addf(&b, "%.1f", v / 1048576.0);
+		assert_string_equal(a.buf, b.buf);
+		jh_sb_reset(&a);
+		jh_sb_reset(&b);
+		jh_fmt_percent(&a, v, t);
+		jh_sb_addf(&b, "%.1f%%", v * 100.0 / t);
+		assert_string_equal(a.buf, b.buf);
+		jh_sb_reset(&a);
+		jh_sb_reset(&b);
+		jh_fmt_value(&a, JH_UNIT_BYTES, v);
+		jh_sb_addf(&b, "%lld", (long long)v);
+		assert_string_equal(a.buf, b.buf);
+	}
+	jh_sb_release(&a);
+	jh_sb_release(&b);
+}
+
 static char *run_text(const struct jh_options *o, int limit)
 {
 	struct jh_model m;
@@ -134,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_units),
 		cmocka_unit_test(test_percent),
+		cmocka_unit_test(test_against_printf),
 		cmocka_unit_test(test_text_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -126,7 +126,8 @@ static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, con
 		(unsigned long long)map->offset, why);
 }
 
-int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *bias)
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
+		   uint64_t *bias)
 {
 	if (!m->usable || m->mismatch)
 		return -1;
@@ -141,7 +142,8 @@ int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *
 		if (map->offset < seg_lo || map->offset >= seg_hi)
 			continue;
 		/* a whole-segment mapping must have the segment's size; a part must fit in it */
-		if (map->offset + len > seg_hi || (map->offset == seg_lo && map->offset + len != seg_hi)) {
+		if (map->offset + len > seg_hi ||
+		    (map->offset == seg_lo && map->offset + len != seg_hi && !continued)) {
 			warn_mismatch(m, map, "executable segment size differs");
 			return -1;
 		}

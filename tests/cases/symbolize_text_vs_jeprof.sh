@@ -10,7 +10,7 @@ if "$JEHEAP" --text "$FX/prog_pie" "$(dump pie)" 2>&1 | grep -q 'not built yet';
 	echo "SKIP: jeheap --text on raw dumps is not built yet" >&2
 	exit 77
 fi
-own='(lib_fill|leaf_alloc|inner|middle|outer|main|lib_static_alloc|symlib_alloc)( \(inline\))?$'
+own='(lib_fill|leaf_alloc|inner|middle|outer|main|lib_static_alloc|symlib_alloc|clone_site[.a-z0-9]*)( \(inline\))?$'
 for v in pie:prog_pie nopie:prog_nopie; do
 	name=${v%%:*} prog=$FX/${v#*:}
 	jeprof --text "$prog" "$(dump "$name")" 2>/dev/null > "$W/jeprof.$name"
@@ -19,6 +19,8 @@ for v in pie:prog_pie nopie:prog_nopie; do
 	grep -E " $own" "$W/jeheap.$name" > "$W/got.$name"
 	[ "$(wc -l < "$W/want.$name")" -ge 6 ] || { echo "FAIL: too few fixture lines from jeprof" >&2; exit 1; }
 	compare "text-$name" "$W/want.$name" "$W/got.$name"
+	# gcc's clone keeps its symbol-table name (llvm-symbolizer's and jeprof's nm choice)
+	grep -q ' clone_site\.constprop' "$W/got.$name" || { echo "FAIL: clone name" >&2; exit 1; }
 	head -1 "$W/jeprof.$name" > "$W/t1"; head -1 "$W/jeheap.$name" > "$W/t2"
 	compare "total-$name" "$W/t1" "$W/t2"
 done

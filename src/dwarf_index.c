@@ -64,6 +64,7 @@ struct jh_dwarf {
 };
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t srcfiles_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t alloc_once = PTHREAD_ONCE_INIT;
 
 static void alloc_flag_once(void)
@@ -553,13 +554,35 @@ struct cu_tables {
 	Dwarf_Signed nfiles;
 };
 
-/* One preorder walk over the CU's scopes; nodes get ids in preorder. */
+/* Whether any of the ascending addresses qa[0..nq) is in [lo, hi). */
+static int covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = nq;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (qa[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < nq && qa[a] < hi;
+}
+
+/*
+ * One preorder walk over the CU's scopes; nodes get ids in preorder. Only
+ * subroutines covering one of the CU's query addresses qa become nodes.
+ * Inside a subroutine that covers none, inlined subtrees are skipped
+ * unread (their code lies inside it), but everything else is still walked:
+ * a concrete subprogram can nest there (local classes, lambdas) with code
+ * elsewhere.
+ */
 static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_base,
-		    struct cu_tables *t)
+		    const uint64_t *qa, size_t nq, struct cu_tables *t)
 {
 	struct frame {
 		Dwarf_Die die;
 		int64_t parent;
+		int cold;
 	} *st = NULL;
 	size_t nst = 0, ast = 0;
 	Dwarf_Error err = NULL;
@@ -567,27 +590,41 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 	if (!chk(dbg, dwarf_child(cudie, &kid, &err), &err))
 		return;
 	JH_GROW(st, 1, ast);
-	st[nst++] = (struct frame){kid, -1};
+	st[nst++] = (struct frame){kid, -1, 0};
 	while (nst) {
 		Dwarf_Die die = st[nst - 1].die;
 		int64_t par = st[nst - 1].parent, me = par;
+		int cold = st[nst - 1].cold, skip = 0;
 		Dwarf_Half tag = 0;
 		chk(dbg, dwarf_tag(die, &tag, &err), &err);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+		if (tag == DW_TAG_inlined_subroutine && cold) {
+			skip = 1;
+		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			struct die_info di;
-			Dwarf_Off off = 0;
-			chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
-			me = (int64_t)t->nnodes;
-			die_scan(dbg, die, version, cu_base, &t->rv, (uint64_t)me, &di);
-			JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
-			t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
-							      (uint32_t)di.call_line,
-							      tag == DW_TAG_inlined_subroutine};
+			size_t r0 = t->rv.n, hot = 0;
+			die_scan(dbg, die, version, cu_base, &t->rv, t->nnodes, &di);
+			int has_code = t->rv.n > r0;
+			for (size_t r = r0; r < t->rv.n && !hot; r++)
+				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+			if (hot) {
+				Dwarf_Off off = 0;
+				chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
+				me = (int64_t)t->nnodes;
+				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+				t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
+								      (uint32_t)di.call_line,
+								      tag == DW_TAG_inlined_subroutine};
+			} else {
+				t->rv.n = r0;
+			}
+			/* a DIE without code (a declaration) keeps its parent's state */
+			if (has_code)
+				cold = !hot;
 		}
 		Dwarf_Die sib = NULL;
 		kid = NULL;
 		int has_sib = chk(dbg, dwarf_siblingof_b(dbg, die, 1, &sib, &err), &err);
-		if (descend_tag(tag))
+		if (!skip && descend_tag(tag))
 			chk(dbg, dwarf_child(die, &kid, &err), &err);
 		dwarf_dealloc_die(die);
 		if (has_sib)
@@ -596,7 +633,7 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 			nst--;
 		if (kid) {
 			JH_GROW(st, nst + 1, ast);
-			st[nst++] = (struct frame){kid, me};
+			st[nst++] = (struct frame){kid, me, cold};
 		}
 	}
 	free(st);
@@ -681,18 +718,21 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 		if (ok && dw->line && dw->line->data &&
 		    jh_lines_decode(dw->line->data, dw->line->size, off, &t.lt) == 0) {
 			t.have_lt = 1;
-			if (!chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err))
+			/* dwarf_srcfiles joins paths in static buffers (helgrind): one at a time */
+			pthread_mutex_lock(&srcfiles_lock);
+			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err);
+			pthread_mutex_unlock(&srcfiles_lock);
+			if (!ok_files)
 				t.files = NULL, t.nfiles = 0;
 		}
 	}
-	walk_cu(dbg, cudie, version, cu_base, &t);
-	dwarf_dealloc_die(cudie);
-
 	size_t nq = k->q1 - k->q0;
 	uint64_t *addrs = xmalloc(jh_st_mult(nq + 1, sizeof(*addrs)));
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
+	walk_cu(dbg, cudie, version, cu_base, addrs, nq, &t);
+	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
 		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);

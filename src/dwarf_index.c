@@ -448,63 +448,45 @@ static void ranges_attr(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute a, int v
 	dwarf_ranges_dealloc(dbg, r, n);
 }
 
-/* What a subroutine DIE says: pc ranges and its call site. */
-struct die_info {
-	uint64_t call_file, call_line;
-};
-
-static void die_scan(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
-		     struct rangevec *rv, uint64_t id, struct die_info *di)
+/*
+ * A DIE's code ranges (llvm's rule: low_pc/high_pc, else DW_AT_ranges).
+ * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist.
+ */
+static void die_ranges(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
+		       struct rangevec *rv, uint64_t id)
 {
 	Dwarf_Error err = NULL;
-	Dwarf_Attribute *attrs = NULL;
-	Dwarf_Signed na = 0;
-	uint64_t lo = 0, hi = 0;
-	int have_lo = 0, have_hi = 0, hi_rel = 0;
-	Dwarf_Attribute ranges = NULL;
-	memset(di, 0, sizeof(*di));
-	if (!chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err))
-		return;
-	for (Dwarf_Signed i = 0; i < na; i++) {
-		Dwarf_Half at = 0, form = 0;
-		Dwarf_Addr addr = 0;
-		if (!chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err))
-			continue;
-		switch (at) {
-		case DW_AT_low_pc:
-			if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-				lo = addr, have_lo = 1;
-			break;
-		case DW_AT_high_pc:
-			if (!chk(dbg, dwarf_whatform(attrs[i], &form, &err), &err))
-				break;
-			if (form == DW_FORM_addr || (form >= DW_FORM_addrx && form <= DW_FORM_addrx4) ||
-			    form == DW_FORM_GNU_addr_index) {
-				if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-					hi = addr, have_hi = 1;
-			} else if (attr_udata(dbg, attrs[i], &hi)) {
-				have_hi = 1, hi_rel = 1;
-			}
-			break;
-		case DW_AT_ranges:
-			ranges = attrs[i];
-			continue; /* freed below */
-		case DW_AT_call_file:
-			attr_udata(dbg, attrs[i], &di->call_file);
-			break;
-		case DW_AT_call_line:
-			attr_udata(dbg, attrs[i], &di->call_line);
-			break;
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Half form = 0;
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	Dwarf_Bool has = 0;
+	if (chk(dbg, dwarf_lowpc(die, &lo, &err), &err)) {
+		if (chk(dbg, dwarf_highpc_b(die, &hi, &form, &cls, &err), &err)) {
+			range_add(rv, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hi : hi, id);
+			return;
 		}
-		dwarf_dealloc_attribute(attrs[i]);
 	}
-	if (have_lo && have_hi)
-		range_add(rv, lo, hi_rel ? lo + hi : hi, id);
-	else if (ranges)
-		ranges_attr(dbg, die, ranges, version, cu_base, rv, id);
-	if (ranges)
-		dwarf_dealloc_attribute(ranges);
-	dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+	if (!chk(dbg, dwarf_hasattr(die, DW_AT_ranges, &has, &err), &err) || !has)
+		return;
+	Dwarf_Attribute a = NULL;
+	if (chk(dbg, dwarf_attr(die, DW_AT_ranges, &a, &err), &err)) {
+		ranges_attr(dbg, die, a, version, cu_base, rv, id);
+		dwarf_dealloc_attribute(a);
+	}
+}
+
+/* An unsigned attribute (implicit_const too), 0 if absent. */
+static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute a = NULL;
+	uint64_t v = 0;
+	if (chk(dbg, dwarf_attr(die, at, &a, &err), &err)) {
+		if (!attr_udata(dbg, a, &v))
+			v = 0;
+		dwarf_dealloc_attribute(a);
+	}
+	return (uint32_t)v;
 }
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
@@ -600,9 +582,8 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 		if (tag == DW_TAG_inlined_subroutine && cold) {
 			skip = 1;
 		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			struct die_info di;
 			size_t r0 = t->rv.n, hot = 0;
-			die_scan(dbg, die, version, cu_base, &t->rv, t->nnodes, &di);
+			die_ranges(dbg, die, version, cu_base, &t->rv, t->nnodes);
 			int has_code = t->rv.n > r0;
 			for (size_t r = r0; r < t->rv.n && !hot; r++)
 				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
@@ -611,9 +592,10 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 				chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
 				me = (int64_t)t->nnodes;
 				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
-				t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
-								      (uint32_t)di.call_line,
-								      tag == DW_TAG_inlined_subroutine};
+				int inl = tag == DW_TAG_inlined_subroutine;
+				t->nodes[t->nnodes++] = (struct node){
+					off, par, inl ? die_udata(dbg, die, DW_AT_call_file) : 0,
+					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl};
 			} else {
 				t->rv.n = r0;
 			}
@@ -794,11 +776,10 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
 				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off};
 				if (!jh_u64map_get(&covered, off)) {
-					struct die_info di;
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
-					die_scan(dbg, cudie, ver, base, &rv, off, &di);
+					die_ranges(dbg, cudie, ver, base, &rv, off);
 				}
 			}
 			dwarf_dealloc_die(cudie);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dwarf_lines.h"
+#include "dwarf_scan.h"
 #include "dwarf_sched.h"
 
 /*
@@ -51,10 +52,11 @@ struct jh_cu {
 
 struct jh_dwarf {
 	const struct jh_sections *main, *alt;
-	const struct jh_section *info, *line, *alt_info, *alt_str;
+	const struct jh_section *info, *abbrev, *line, *alt_info, *alt_str;
 	struct jh_cu *cus;
 	size_t ncus, acus;
 	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
+	char walk; /* JH_DWARF_WALK (tests): 'f' scanner only, 'l' libdwarf only */
 	size_t nranges;
 	pthread_mutex_t pool_lock;
 	struct handle **pool;
@@ -621,6 +623,88 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 	free(st);
 }
 
+/*
+ * walk_cu's job done with our own scanner (dwarf_scan.c): libdwarf is only
+ * asked for the ranges of DIEs with DW_AT_ranges or indexed addresses.
+ * Returns -1 if the scanner meets something it does not know (the caller
+ * then starts over with walk_cu).
+ */
+static int walk_cu_fast(Dwarf_Debug dbg, const struct jh_dwarf *dw, uint64_t cu_off, int version,
+			uint64_t cu_base, const uint64_t *qa, size_t nq, struct cu_tables *t)
+{
+	struct jh_scan s;
+	if (!dw->abbrev || !dw->abbrev->data ||
+	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
+			 cu_off) != 0)
+		return -1;
+	struct level {
+		int64_t parent;
+		int cold;
+	} *st = NULL;
+	size_t nst = 0, ast = 0;
+	struct jh_scan_die d;
+	int ok = 0;
+	if (jh_scan_next(&s, &d) != 1 || d.tag == 0)
+		goto out;
+	if (d.has_children) {
+		JH_GROW(st, 1, ast);
+		st[nst++] = (struct level){-1, 0};
+	}
+	while (nst) {
+		if (jh_scan_next(&s, &d) != 1)
+			goto out;
+		if (d.tag == 0) {
+			nst--;
+			continue;
+		}
+		int64_t me = st[nst - 1].parent;
+		int cold = st[nst - 1].cold, skip = 0;
+		int inl = d.tag == DW_TAG_inlined_subroutine;
+		if (inl && cold) {
+			skip = 1;
+		} else if (inl || d.tag == DW_TAG_subprogram) {
+			size_t r0 = t->rv.n, hot = 0;
+			if (d.lo_kind == 1 && (d.hi_kind == 1 || d.hi_kind == 2)) {
+				range_add(&t->rv, d.lo, d.hi_kind == 2 ? d.lo + d.hi : d.hi, t->nnodes);
+			} else if (d.lo_kind == 2 || d.has_ranges || d.hi_kind == 3) {
+				Dwarf_Die die = NULL;
+				Dwarf_Error err = NULL;
+				if (!chk(dbg, dwarf_offdie_b(dbg, d.off, 1, &die, &err), &err))
+					goto out;
+				die_ranges(dbg, die, version, cu_base, &t->rv, t->nnodes);
+				dwarf_dealloc_die(die);
+			}
+			int has_code = t->rv.n > r0;
+			for (size_t r = r0; r < t->rv.n && !hot; r++)
+				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+			if (hot) {
+				me = (int64_t)t->nnodes;
+				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+				t->nodes[t->nnodes++] = (struct node){
+					d.off, st[nst - 1].parent, inl ? (uint32_t)d.call_file : 0,
+					inl ? (uint32_t)d.call_line : 0, inl};
+			} else {
+				t->rv.n = r0;
+			}
+			if (has_code)
+				cold = !hot;
+		}
+		if (!d.has_children)
+			continue;
+		if (!skip && descend_tag((Dwarf_Half)d.tag)) {
+			JH_GROW(st, nst + 1, ast);
+			st[nst++] = (struct level){me, cold};
+		} else if (jh_scan_skip_children(&s, &d) != 0) {
+			goto out;
+		}
+	}
+	ok = 1;
+out:
+	free(st);
+	jh_scan_close(&s);
+	return ok ? 0 : -1;
+}
+
 static const char *file_name(struct handle *h, const struct cu_tables *t, uint64_t idx)
 {
 	if (!t->have_lt || !t->files)
@@ -713,7 +797,15 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
-	walk_cu(dbg, cudie, version, cu_base, addrs, nq, &t);
+	if (dw->walk == 'l' ||
+	    walk_cu_fast(dbg, dw, dw->cus[k->cu].hdr_off, version, cu_base, addrs, nq, &t) != 0) {
+		t.nnodes = 0;
+		t.rv.n = 0;
+		if (dw->walk == 'f')
+			k->failed = 1; /* test mode: the scanner must cope alone */
+		else
+			walk_cu(dbg, cudie, version, cu_base, addrs, nq, &t);
+	}
 	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
@@ -828,11 +920,14 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	dw->alt = alt;
 	dw->info = jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
+	dw->abbrev = jh_sections_find(main, ".debug_abbrev");
 	if (alt) {
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");
 	}
 	pthread_mutex_init(&dw->pool_lock, NULL);
+	const char *walk = getenv("JH_DWARF_WALK");
+	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
 	if (!dw->info->data) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
 			    "corrupt compressed section .debug_info");

@@ -31,86 +31,32 @@ enum {
 
 static uint64_t rd(struct jh_scan *s, unsigned n)
 {
-	if ((size_t)(s->end - s->p) < n) {
-		s->bad = 1;
-		s->p = s->end;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)s->p[i] << (8 * i);
-	s->p += n;
-	return v;
-}
-
-static uint64_t uleb_p(const unsigned char **pp, const unsigned char *end, int *bad)
-{
-	const unsigned char *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-	while (p < end) {
-		unsigned char b = *p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			*pp = p;
-			return v;
-		}
-	}
-	*bad = 1;
-	*pp = end;
-	return 0;
-}
-
-static int64_t sleb_p(const unsigned char **pp, const unsigned char *end, int *bad)
-{
-	const unsigned char *p = *pp;
-	int64_t v = 0;
-	unsigned shift = 0;
-	while (p < end) {
-		unsigned char b = *p++;
-		if (shift < 64)
-			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= (int64_t)(~(uint64_t)0 << shift);
-			*pp = p;
-			return v;
-		}
-	}
-	*bad = 1;
-	*pp = end;
-	return 0;
+	return jh_cur_uint(&s->c, n);
 }
 
 static uint64_t uleb(struct jh_scan *s)
 {
-	return uleb_p(&s->p, s->end, &s->bad);
+	return jh_cur_uleb(&s->c);
 }
 
 static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t size, uint64_t off)
 {
 	if (off >= size)
 		return -1;
-	const unsigned char *p = sec + off, *end = sec + size;
+	struct jh_cur c = {sec + off, sec + size, 0};
 	size_t aab = 0, aat = 0;
-	int bad = 0;
 	for (;;) {
-		uint64_t code = uleb_p(&p, end, &bad);
-		if (bad)
+		uint64_t code = jh_cur_uleb(&c);
+		if (c.bad)
 			return -1;
 		if (code == 0)
 			break;
-		struct jh_abbrev a = {code, (unsigned)uleb_p(&p, end, &bad), 0, s->nattrs, 0};
-		if (p >= end)
-			return -1;
-		a.children = *p++;
+		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0};
+		a.children = (int)jh_cur_uint(&c, 1);
 		for (;;) {
-			uint64_t at = uleb_p(&p, end, &bad), form = uleb_p(&p, end, &bad);
-			int64_t ic = form == 0x21 ? sleb_p(&p, end, &bad) : 0;
-			if (bad || at > 0xffff || form > 0xffff)
+			uint64_t at = jh_cur_uleb(&c), form = jh_cur_uleb(&c);
+			int64_t ic = form == 0x21 ? jh_cur_sleb(&c) : 0;
+			if (c.bad || at > 0xffff || form > 0xffff)
 				return -1;
 			if (at == 0 && form == 0)
 				break;
@@ -143,17 +89,17 @@ int jh_scan_open(struct jh_scan *s, const unsigned char *info, uint64_t info_siz
 	s->info = info;
 	s->info_size = info_size;
 	s->cu_off = cu_off;
-	s->p = info + cu_off;
-	s->end = info + info_size;
+	s->c.p = info + cu_off;
+	s->c.end = info + info_size;
 	uint64_t len = rd(s, 4);
 	s->offsz = 4;
 	if (len == 0xffffffff) {
 		len = rd(s, 8);
 		s->offsz = 8;
 	}
-	if (s->bad || len > (uint64_t)(s->end - s->p))
+	if (s->c.bad || len > (uint64_t)(s->c.end - s->c.p))
 		return -1;
-	s->end = s->p + len;
+	s->c.end = s->c.p + len;
 	s->version = (unsigned)rd(s, 2);
 	uint64_t abbr_off;
 	if (s->version >= 2 && s->version <= 4) {
@@ -168,7 +114,7 @@ int jh_scan_open(struct jh_scan *s, const unsigned char *info, uint64_t info_siz
 	} else {
 		return -1;
 	}
-	if (s->bad || (s->addr_size != 4 && s->addr_size != 8))
+	if (s->c.bad || (s->addr_size != 4 && s->addr_size != 8))
 		return -1;
 	if (parse_abbrevs(s, abbrev, abbrev_size, abbr_off) != 0) {
 		jh_scan_close(s);
@@ -201,7 +147,7 @@ static int read_form(struct jh_scan *s, unsigned form, int64_t implicit, uint64_
 		*v = rd(s, 4); break;
 	case 0x07: case 0x14: case 0x20: case 0x24: *v = rd(s, 8); break; /* data8 ref8 ref_sig8 ref_sup8 */
 	case 0x1e: rd(s, 8); rd(s, 8); break;                  /* data16 */
-	case 0x0d: *v = (uint64_t)sleb_p(&s->p, s->end, &s->bad); break;  /* sdata */
+	case 0x0d: *v = (uint64_t)jh_cur_sleb(&s->c); break;  /* sdata */
 	case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23: /* udata ref_udata strx addrx loclistx rnglistx */
 	case 0x1f01: case 0x1f02:                              /* GNU_addr_index GNU_str_index */
 		*v = uleb(s); break;
@@ -211,19 +157,19 @@ static int read_form(struct jh_scan *s, unsigned form, int64_t implicit, uint64_
 	case 0x19: break;                                      /* flag_present */
 	case 0x21: *v = (uint64_t)implicit; break;             /* implicit_const */
 	case 0x08:                                             /* string */
-		q = memchr(s->p, 0, (size_t)(s->end - s->p));
+		q = memchr(s->c.p, 0, (size_t)(s->c.end - s->c.p));
 		if (!q)
 			return -1;
-		s->p = q + 1;
+		s->c.p = q + 1;
 		break;
 	case 0x0a: n = rd(s, 1); goto block;                   /* block1 */
 	case 0x03: n = rd(s, 2); goto block;                   /* block2 */
 	case 0x04: n = rd(s, 4); goto block;                   /* block4 */
 	case 0x09: case 0x18: n = uleb(s); goto block;         /* block exprloc */
 	block:
-		if (n > (uint64_t)(s->end - s->p))
+		if (n > (uint64_t)(s->c.end - s->c.p))
 			return -1;
-		s->p += n;
+		s->c.p += n;
 		break;
 	case 0x16: {                                           /* indirect */
 		uint64_t f = uleb(s);
@@ -234,7 +180,7 @@ static int read_form(struct jh_scan *s, unsigned form, int64_t implicit, uint64_
 	default:
 		return -1;
 	}
-	return s->bad ? -1 : 0;
+	return s->c.bad ? -1 : 0;
 }
 
 static int is_addr_form(unsigned form)
@@ -250,14 +196,14 @@ static int is_const_form(unsigned form)
 
 int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 {
-	if (s->bad)
+	if (s->c.bad)
 		return -1;
-	if (s->p >= s->end)
+	if (s->c.p >= s->c.end)
 		return 0;
 	memset(d, 0, sizeof(*d));
-	d->off = (uint64_t)(s->p - s->info);
+	d->off = (uint64_t)(s->c.p - s->info);
 	uint64_t code = uleb(s);
-	if (s->bad)
+	if (s->c.bad)
 		return -1;
 	if (code == 0)
 		return 1; /* null entry: tag 0 */
@@ -313,8 +259,8 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 
 int jh_scan_skip_children(struct jh_scan *s, const struct jh_scan_die *d)
 {
-	if (d->sibling > d->off && d->sibling <= (uint64_t)(s->end - s->info)) {
-		s->p = s->info + d->sibling; /* past the children and their null entry */
+	if (d->sibling > d->off && d->sibling <= (uint64_t)(s->c.end - s->info)) {
+		s->c.p = s->info + d->sibling; /* past the children and their null entry */
 		return 0;
 	}
 	int depth = 1;

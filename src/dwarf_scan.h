@@ -14,10 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarf_read.h"
+
 struct jh_abbrev;
 
 struct jh_scan {
-	const unsigned char *info, *p, *end; /* section, cursor, end of unit */
+	const unsigned char *info; /* the section */
+	struct jh_cur c;           /* cursor; c.end = end of the unit */
 	uint64_t info_size;
 	unsigned version, addr_size, offsz;
 	uint64_t cu_off;
@@ -25,7 +28,6 @@ struct jh_scan {
 	size_t nab;
 	struct jh_scan_attr *attrs;
 	size_t nattrs;
-	int bad;
 };
 
 /* One DIE as the scanner saw it. */

@@ -47,7 +47,7 @@ struct handle {
 #define ALT_BIT (UINT64_C(1) << 63)
 
 struct jh_cu {
-	uint64_t hdr_off, die_off;
+	uint64_t hdr_off, die_off, size;
 };
 
 struct jh_dwarf {
@@ -866,7 +866,7 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) && tag == DW_TAG_compile_unit &&
 			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
-				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off};
+				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off, next - off};
 				if (!jh_u64map_get(&covered, off)) {
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
@@ -967,6 +967,7 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 struct run {
 	struct jh_dwarf *dw;
 	struct task *tasks;
+	size_t *order; /* biggest CU first, for balance across threads */
 	struct query *qs;
 };
 
@@ -978,13 +979,25 @@ static void *worker_start(void *ctx)
 static void worker_run(void *ctx, void *w, size_t i)
 {
 	struct run *r = ctx;
-	process_cu(w, &r->tasks[i], r->qs);
+	process_cu(w, &r->tasks[r->order[i]], r->qs);
 }
 
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
 	handle_put(w);
+}
+
+static _Thread_local const struct run *order_ctx;
+
+static int cmp_task_size(const void *a, const void *b)
+{
+	const struct task *x = &order_ctx->tasks[*(const size_t *)a];
+	const struct task *y = &order_ctx->tasks[*(const size_t *)b];
+	uint64_t sx = order_ctx->dw->cus[x->cu].size, sy = order_ctx->dw->cus[y->cu].size;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->cu < y->cu ? -1 : x->cu > y->cu;
 }
 
 static int cmp_query(const void *a, const void *b)
@@ -1026,7 +1039,13 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
 		r.tasks[ntasks - 1].q1 = i + 1;
 	}
+	r.order = xmalloc(jh_st_mult(ntasks + 1, sizeof(*r.order)));
+	for (size_t k = 0; k < ntasks; k++)
+		r.order[k] = k;
+	order_ctx = &r;
+	qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
+	free(r.order);
 
 	size_t total = 0, failed = 0;
 	for (size_t k = 0; k < ntasks; k++)

@@ -7,6 +7,7 @@ set -u
 DUMP=$JH_BUILD/tests/jh_dwarf_dump
 command -v valgrind >/dev/null || { echo "SKIP: valgrind missing"; exit 77; }
 readelf -S "$DUMP" | grep -q debug_info || { echo "SKIP: test tool built without -g"; exit 77; }
+readelf -s "$DUMP" | grep -q __asan_init && { echo "SKIP: valgrind cannot run a sanitizer build"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp "$DUMP" $tmp/subject

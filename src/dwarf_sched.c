@@ -149,7 +149,8 @@ static void heap_pop(struct jh_sched_range *h, size_t *n)
 void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, size_t na,
 		    uint64_t *out)
 {
-	qsort(r, n, sizeof(*r), cmp_lo);
+	if (n)
+		qsort(r, n, sizeof(*r), cmp_lo);
 	struct jh_sched_range *heap = xmalloc(jh_st_mult(n + 1, sizeof(*heap)));
 	size_t nh = 0, next = 0;
 	for (size_t q = 0; q < na; q++) {

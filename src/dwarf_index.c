@@ -12,6 +12,7 @@
  * bytes where libdwarf cannot (ref_sup4/8, strp_alt, strp_sup).
  */
 #include "dwarf_index.h"
+#include "dwarf_sanity.h"
 
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
@@ -76,9 +77,19 @@ static void alloc_flag_once(void)
 
 /* ---- object access over jh_sections ---- */
 
-static int is_hidden(const char *name)
+/* Location lists are never needed; a .debug_rnglists whose unit headers do
+ * not fit its size is hidden too, because libdwarf 20210528 double-frees on
+ * it (tests/fuzz/fuzz_elf.c): the CUs then lose their DW_AT_ranges only. */
+static int is_hidden(const struct obj_ctx *c, size_t i, const char *name)
 {
-	return !strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists");
+	if (!strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists"))
+		return 1;
+	if (!strcmp(name, ".debug_rnglists")) {
+		const struct jh_section *sec = jh_sections_at(c->s, i);
+		return !sec || !jh_dwarf_units_fit(sec->data, sec->data ? sec->size : 0,
+						   !jh_sections_is_big_endian(c->s));
+	}
+	return 0;
 }
 
 static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *ret, int *err)
@@ -92,7 +103,7 @@ static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *re
 	ret->addr = sec->addr;
 	ret->type = sec->type;
 	ret->size = sec->type == 8 /* SHT_NOBITS */ ? 0 : sec->size;
-	ret->name = i == 0 ? "" : is_hidden(sec->name) ? ".jeheap_hidden" : sec->name;
+	ret->name = i == 0 ? "" : is_hidden(c, i, sec->name) ? ".jeheap_hidden" : sec->name;
 	ret->link = sec->link;
 	ret->info = sec->info;
 	ret->entrysize = sec->entsize;
@@ -1030,7 +1041,7 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		if (cu)
 			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
 	}
-	qsort(qs, nq, sizeof(*qs), cmp_query);
+	jh_qsort(qs, nq, sizeof(*qs), cmp_query);
 	struct run r = {.dw = dw, .qs = qs};
 	size_t ntasks = 0;
 	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));
@@ -1043,7 +1054,7 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 	for (size_t k = 0; k < ntasks; k++)
 		r.order[k] = k;
 	order_ctx = &r;
-	qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
+	jh_qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
 	free(r.order);
 

@@ -1,9 +1,131 @@
-/* pipeline.c - options -> model -> analysis -> report. */
+/*
+ * pipeline.c - options -> symbolizer -> model -> analysis -> report.
+ * The report dispatch is one switch on o->output; each report module adds
+ * its case.
+ */
 #include "jeheap/model.h"
+#include "report_symbols.h"
+
+#include "jeheap/analyse.h"
+#include "model_internal.h"
+#include "report.h"
+#include "report_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The output mode actually run: the default is interactive on a terminal
+ * (stdout, as jeprof checks), else text. */
+static enum jh_output effective_output(const struct jh_options *o)
+{
+	if (o->output == JH_OUT_DEFAULT)
+		return isatty(1) ? JH_OUT_INTERACTIVE : JH_OUT_TEXT;
+	return o->output;
+}
+
+/* Writes the report for one analysed graph. */
+static int report(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o, struct jh_diag *d)
+{
+	switch (mode) {
+	case JH_OUT_DOT:
+		return jh_report_dot(out, g, o, d);
+	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
+	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+		return jh_report_graphviz(out, g, o, d);
+	case JH_OUT_CALLGRIND:
+		return jh_report_callgrind(out, g, o, d);
+	case JH_OUT_LIST:
+		return jh_report_list(out, g, o, o->list_re, d);
+	case JH_OUT_TEXT:
+		return jh_report_text(out, g, o, -1);
+	case JH_OUT_TOP:
+		return jh_report_text(out, g, o, o->top_n);
+	case JH_OUT_COLLAPSED:
+		return jh_report_collapsed(out, g);
+	default:
+		return 0;
+	}
+}
+
+static int supported(enum jh_output mode)
+{
+	switch (mode) {
+	case JH_OUT_TEXT:
+	case JH_OUT_TOP:
+	case JH_OUT_COLLAPSED:
+	case JH_OUT_DOT: case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF:
+	case JH_OUT_PNG: case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+	case JH_OUT_CALLGRIND: case JH_OUT_LIST: case JH_OUT_RAW: case JH_OUT_INTERACTIVE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Runs the analysis and the report for the whole process or each selected
+ * thread. */
+static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+			      const struct jh_options *o, struct jh_diag *d)
+{
+	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
+		int thread = -1;
+		if (o->have_thread) {
+			if (!o->thread_all && m->threads[t].uid != o->thread)
+				continue;
+			thread = (int)t;
+		}
+		struct jh_graph g;
+		int r = mode == JH_OUT_COLLAPSED ? jh_analyse_stacks(&g, m, o, thread, d)
+						 : jh_analyse(&g, m, o, thread, d);
+		if (!r && (r = report(out, mode, &g, o, d)) && !d->code)
+			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					o->output_file ? o->output_file : "standard output");
+		jh_graph_release(&g);
+		if (r)
+			return d->code ? d->code : JH_EXIT_INTERNAL;
+	}
+	return JH_EXIT_OK;
+}
 
 int jh_run(const struct jh_options *o, struct jh_diag *d)
 {
-	(void)o;
-	jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "analysis is not built yet");
-	return JH_EXIT_INTERNAL;
+	enum jh_output mode = effective_output(o);
+	if (mode == JH_OUT_SYMBOLS)
+		return jh_report_symbols(o, stdin, stdout, d);
+	if (!supported(mode)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
+			    o->output_mode_name ? o->output_mode_name : "?");
+		return JH_EXIT_USAGE;
+	}
+	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
+	struct jh_model m;
+	int code = JH_EXIT_OK;
+	if (jh_model_build(&m, o, s, d)) {
+		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else {
+		FILE *out = stdout;
+		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
+			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %m",
+				    o->output_file);
+			code = JH_EXIT_OUTPUT;
+		} else {
+			if (mode == JH_OUT_RAW)
+				code = jh_report_raw(out, &m, o, d) ? d->code : JH_EXIT_OK;
+			else if (mode == JH_OUT_INTERACTIVE)
+				code = jh_interactive(&m, o, d);
+			else
+				code = analyse_and_report(out, mode, &m, o, d);
+			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
+				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					    o->output_file);
+				code = JH_EXIT_OUTPUT;
+			}
+		}
+	}
+	jh_model_release(&m);
+	if (s)
+		jh_symbolizer_free(s);
+	return code;
 }

@@ -29,6 +29,8 @@ struct jh_mstack {
 	size_t off;          /* into jh_model.locpool: location ids, leaf first */
 	uint32_t len;
 	struct jh_counts c;
+	struct jh_counts base; /* sum of the --base files (c = profiles - base) */
+	uint8_t dropped;     /* only in bases, removed by --drop_negative */
 };
 
 struct jh_mthread {
@@ -36,6 +38,7 @@ struct jh_mthread {
 	const char *name;    /* interned or NULL */
 	uint32_t *stacks;    /* stack ids with counts for this thread */
 	struct jh_counts *c;
+	struct jh_counts *base;  /* per entry: the bases' counts; NULL without --base */
 	size_t nr, alloc;
 };
 

@@ -60,7 +60,8 @@ struct jh_tsample {
 /* One line of a `--- symbol` section. */
 struct jh_symname {
 	uint64_t pc;  /* as written (already caller-adjusted by the writer) */
-	char *names;  /* "outer--inner1--inner2", owned */
+	char *names;  /* "outer--inner1--inner2"; owned by the profile (interned:
+	               * equal name lists share one string), do not free */
 };
 
 struct jh_profile {
@@ -83,9 +84,17 @@ struct jh_profile {
 	struct jh_symname *syms; /* sorted by pc, unique (later line wins) */
 	size_t nsyms, syms_alloc;
 
-	/* private: stack de-duplication index */
+	/* private: stack de-duplication index (profile.c: id/tag pairs) */
 	uint32_t *stack_slots;
 	size_t stack_slots_cap;
+	/* private (profile.c): uid -> thread index; per stack the chain of its
+	 * tsamples (index + 1, 0 ends): ts_head[stack], ts_next[tsample] */
+	struct jh_u64map thread_index;
+	uint32_t *ts_head, *ts_next;
+	size_t ts_head_alloc, ts_next_alloc;
+	struct jh_arena sym_arena;  /* storage of syms[].names */
+	uint64_t *sym_index;        /* their dedup table (profile.c) */
+	size_t sym_index_cap, sym_index_nr;
 };
 
 void jh_profile_init(struct jh_profile *p);
@@ -110,5 +119,16 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
  * "FILE:LINE: what is wrong". Warnings (truncated tails) go to stderr.
  */
 int jh_profile_read(struct jh_profile *p, const char *path, struct jh_diag *d);
+/* Same for a profile held in memory (data[0..n), plain or compressed); name
+ * is used as the file name in messages and as p->source. */
+int jh_profile_read_mem(struct jh_profile *p, const void *data, size_t n, const char *name,
+			struct jh_diag *d);
+
+/*
+ * Parses one /proc/<pid>/maps line (also macOS' "start-end: path" form)
+ * into out (out->path allocated, free it). Returns 0, 1 for a blank line
+ * (out untouched), -1 if the line is not a maps line.
+ */
+int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out);
 
 #endif

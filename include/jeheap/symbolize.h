@@ -80,4 +80,13 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		 const uint64_t *pcs, size_t npcs, struct jh_intern *names,
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d);
 
+/*
+ * The coverage line of a run on raw input, on f (normally stderr):
+ * "jeheap: symbolized N of M unique addresses (X% of bytes) fully, ..."
+ * followed by one line per module when not every address was fully
+ * symbolized. res[0..n) are the results of the unique addresses and
+ * bytes[i] the bytes attributed to res[i] (any consistent weight).
+ */
+void jh_symbolize_coverage(FILE *f, const struct jh_symresult *res, const double *bytes, size_t n);
+
 #endif

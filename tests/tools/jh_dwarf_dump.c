@@ -63,7 +63,7 @@ static struct sym *load_syms(const struct jh_sections *s, size_t *n)
 			continue;
 		v[m++] = (struct sym){val, size, (const char *)str->data + name, i};
 	}
-	qsort(v, m, sizeof(*v), cmp_sym);
+	jh_qsort(v, m, sizeof(*v), cmp_sym);
 	size_t k = 0;
 	for (size_t i = 0; i < m; i++) { /* keep the last (largest) per address */
 		if (k && v[k - 1].addr == v[i].addr)

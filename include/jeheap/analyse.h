@@ -1,0 +1,111 @@
+/*
+ * analyse.h - jeprof's analysis on the symbolized model: allocator-frame
+ * removal, --retain/--exclude, --focus/--ignore, granularity keys, flat and
+ * cumulative values. The result (struct jh_graph) is what every report reads.
+ *
+ * Pipeline (jeprof-behaviour.md §0, §6.6, §7):
+ *   total       = sum of the selected value over all stacks (Total: line)
+ *   stacks      = model stacks with allocator frames removed (skip list and
+ *                 locations with .allocator set), --retain/--exclude applied
+ *                 per frame, --focus then --ignore applied per stack;
+ *                 stacks that became identical are merged
+ *   nodes       = one per granularity key (§7.5); flat/cum with every key
+ *                 counted once per stack (recursion counted once)
+ *   local_total = sum of flat (percentages are relative to it)
+ */
+#ifndef JEHEAP_ANALYSE_H
+#define JEHEAP_ANALYSE_H
+
+#include "jeheap/model.h"
+
+enum jh_unit {
+	JH_UNIT_MB,      /* value / 1048576 printed "%.1f" */
+	JH_UNIT_BYTES,   /* --show_bytes: "%d" (truncated toward zero) */
+	JH_UNIT_OBJECTS, /* --inuse_objects / --alloc_objects: "%d" */
+};
+
+/* A granularity key: a row of --text, a node of --dot. */
+struct jh_node {
+	const char *key;   /* identity and tie-break sort key (interned in m->names) */
+	const char *label; /* printed name in --text (== key except for "??" frames: "?? file:line") */
+	double flat, cum;
+	uint32_t loc;      /* first location that produced this key */
+	uint32_t level;    /* inline level of that location's frame (0 = outermost) */
+	int inl;           /* key of an inlined frame (" (inline)") */
+};
+
+/* A stack after allocator removal and filters (distinct location lists). */
+struct jh_gstack {
+	size_t off;    /* into jh_graph.locpool: location ids, LEAF FIRST */
+	uint32_t len;  /* may be 0 (stack made only of allocator frames) */
+	double v;      /* selected value (profiles - bases) */
+	double before; /* with --base: sum of the bases' values; else 0 */
+	double after;  /* with --base: sum of the profiles' values; else == v */
+};
+
+struct jh_graph {
+	const struct jh_model *m;
+	enum jh_value value;
+	enum jh_unit unit;
+	const char *unit_name;        /* "MB", "B", "objects" */
+	enum jh_granularity gran;
+	int has_base;                 /* --base given: before/after columns are meaningful */
+	int thread;                   /* -1 = whole process, else index into m->threads */
+
+	double total;                 /* sum before removal and filters (Total: line) */
+	double local_total;           /* sum of flat after removal and filters */
+
+	struct jh_gstack *stacks;     /* filtered stacks, in model order of first appearance */
+	size_t nstacks, stacks_alloc;
+	const uint32_t *locpool;      /* the model's pool, or the graph's own (--retain/--exclude) */
+
+	struct jh_node *nodes;
+	size_t nnodes, nodes_alloc;
+	/* Keys of location l (innermost inline level first, the order jeprof
+	 * translates a pc): keypool[lockey_off[l] .. lockey_off[l+1]) are node
+	 * ids. Empty for dropped kernel addresses (pc > 0x7fffffffffffffff) and
+	 * for locations whose key would be "". */
+	uint32_t *lockey_off;         /* m->nlocs + 1 entries */
+	uint32_t *keypool;
+	size_t nkeypool, keypool_alloc;
+
+	void *priv;
+};
+
+/*
+ * Runs the analysis for the whole process (thread == -1) or for one thread
+ * (index into m->threads). Regexes of o (focus, ignore, retain, exclude) are
+ * compiled by the caller-invisible filter module; a bad regex gives -1 with
+ * d set (JH_EXIT_USAGE). Returns 0 or -1.
+ */
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+	       int thread, struct jh_diag *d);
+/* The same without nodes (nnodes 0, every location without keys;
+ * local_total = sum over non-empty stacks): for reports that only walk the
+ * stacks (--collapsed). */
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		      int thread, struct jh_diag *d);
+void jh_graph_release(struct jh_graph *g);
+
+static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc,
+						uint32_t *n)
+{
+	*n = g->lockey_off[loc + 1] - g->lockey_off[loc];
+	return g->keypool + g->lockey_off[loc];
+}
+
+/* Node ids sorted as --text prints them (§7.6): by flat (or cum when by_cum)
+ * descending, ties by key byte-wise ascending. Caller frees. */
+uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);
+
+/* jeprof's Unparse: value in the graph's units ("%.1f" MB or "%d"). */
+void jh_fmt_value(struct jh_sb *sb, enum jh_unit unit, double v);
+/* jeprof's Percent: "%.1f%%" of 100*num/tot; "nan", "+inf", "-inf" if tot == 0. */
+void jh_fmt_percent(struct jh_sb *sb, double num, double tot);
+/* The value a count vector contributes (o->value). */
+static inline double jh_counts_value(const struct jh_counts *c, enum jh_value v)
+{
+	return c->v[v];
+}
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * names.h - how frames are named in each output (jeprof-behaviour.md §6.4,
+ * §6.5): jeprof's ShortFunctionName, " (inline)" display keys, collapsed
+ * "[inline]" names, "??" handling and "libname+0xOFF" for unknown frames
+ * inside a known module (where jeprof prints a bare hex pc).
+ */
+#ifndef JEHEAP_NAMES_H
+#define JEHEAP_NAMES_H
+
+#include "jeheap/model.h"
+
+/* The module whose name may be shown for l ("libname+0xOFF"): NULL for
+ * names from a .symbolized file, which are shown exactly as jeprof does
+ * (their module is only used to identify the location). */
+static inline const char *jh_loc_shown_module(const struct jh_location *l)
+{
+	return l->status == JH_SYM_EMBEDDED ? NULL : l->module;
+}
+
+/* jeprof's ShortFunctionName of full, appended to out. */
+void jh_short_function_name(struct jh_sb *out, const char *full);
+
+/* Caches short names and file:line strings per interned string. */
+struct jh_namer {
+	struct jh_intern *names; /* where results are interned */
+	struct jh_u64map shorts; /* full-name pointer -> short-name pointer */
+	struct jh_sb tmp;
+};
+void jh_namer_init(struct jh_namer *n, struct jh_intern *names);
+void jh_namer_release(struct jh_namer *n);
+/* Interned ShortFunctionName(full); full must be interned in n->names or
+ * live as long as the namer. */
+const char *jh_namer_short(struct jh_namer *n, const char *full);
+
+/* The pc key jeprof uses: 16 lowercase hex digits, no 0x. */
+void jh_pc_key(struct jh_sb *sb, uint64_t pc);
+
+/* "file:line" of frame level of location l as jeprof shows it: "?" for
+ * names from a .symbolized file, "??:0" when unknown, else "file:line". */
+void jh_frame_fileline(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l,
+		       uint32_t level);
+/* Name of a location that has no frames at all: "libname+0xOFF" when its
+ * module is known, else the bare pc key (jeprof). */
+void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l);
+/* --collapsed name of a location: full names outermost first,
+ * "F;G[inline];H[inline]", "??" replaced by "??:0" (symbolized) or the
+ * file:line; ';' in names becomes ':' and newlines become spaces. */
+void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l);
+
+#endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Parse benchmark (issue 2): a ~200 MB heap_v2 dump (100k stacks, 30 frames,
+# 4 threads) and its .symbolized form, generated once into $JH_BENCH_DIR.
+# Times:
+#   1. the readers alone (scripts/bench/bench_parse.c: jh_profile_read only),
+#      MB/s and peak RSS, on the .heap and the .symbolized file;
+#   2. `jeheap --collapsed` on the .symbolized file (hyperfine + /usr/bin/time -v),
+#      once the analysis pipeline exists;
+#   3. `jeprof --collapsed` on the same file, or with --jeprof-cut=N on a
+#      proportional cut (same generator and seed, N stacks) and extrapolated
+#      linearly by file size (stated in the output).
+# Results go to stdout as markdown for docs/BENCHMARKS.md.
+#   scripts/bench/parse.sh [--jeprof-cut=STACKS|--no-jeprof] [--runs=N]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+src=$PWD
+dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
+build=${JH_BUILD:-$src/build}
+cut=10000
+runs=3
+for a in "$@"; do
+	case $a in
+	--jeprof-cut=*) cut=${a#*=} ;;
+	--no-jeprof) cut=none ;;
+	--jeprof-full) cut=0 ;;
+	--runs=*) runs=${a#*=} ;;
+	*) echo "usage: $0 [--jeprof-cut=STACKS|--jeprof-full|--no-jeprof] [--runs=N]" >&2; exit 1 ;;
+	esac
+done
+mkdir -p "$dir"
+heap=$dir/bench.heap
+sym=$heap.symbolized
+if [ ! -s "$sym" ]; then
+	echo "generating $heap (+ .symbolized) ..." >&2
+	python3 "$src/scripts/bench/gen_heap.py" "$heap"
+fi
+[ -x "$build/jeheap" ] || cmake --build "$build" -j2 >/dev/null
+gcc -O2 -I"$src/include" -o "$dir/bench_parse" "$src/scripts/bench/bench_parse.c" \
+	"$build/libjh_core.a" -lzstd -lz -lm
+
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+# peak RSS (MB) and wall seconds of a command, via /usr/bin/time -v
+timev() {
+	/usr/bin/time -v "$@" > /dev/null 2> "$dir/time.err" || { cat "$dir/time.err" >&2; return 1; }
+	awk -F': ' '/Maximum resident/ { rss = $2 / 1024 }
+		/Elapsed \(wall/ { n = split($2, t, ":"); s = t[n] + (n > 1 ? t[n-1] * 60 : 0) + (n > 2 ? t[n-2] * 3600 : 0) }
+		END { printf "%.2f s, peak RSS %.1f MB", s, rss }' "$dir/time.err"
+}
+
+echo "## Parse benchmark ($(date -u +%F), $(nproc) cores, $(uname -m))"
+echo
+echo "Input: \`scripts/bench/gen_heap.py\` (seed 1): bench.heap $(mb "$heap") MB, bench.heap.symbolized $(mb "$sym") MB."
+echo
+echo "Readers alone: best of $runs by CPU time; MB/s = file size / time (CPU time is the"
+echo "one-core figure; wall time also counts waiting for a shared CPU)."
+echo
+echo "| what | file | wall | CPU | MB/s (CPU) | MB/s (wall) | peak RSS |"
+echo "|---|---|---|---|---|---|---|"
+for f in "$heap" "$sym"; do
+	best=
+	for _ in $(seq "$runs"); do
+		line=$("$dir/bench_parse" "$f" | head -1)
+		c=$(sed -E 's/.*cpu ([0-9.]+) s.*/\1/' <<<"$line")
+		if [ -z "$best" ] || awk -v a="$c" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$c
+			bestline=$line
+		fi
+	done
+	wall=$(sed -E 's/^[^:]*: ([0-9.]+) s,.*/\1/' <<<"$bestline")
+	wrate=$(sed -E 's/^[^:]*: [0-9.]+ s, ([0-9.]+) MB\/s.*/\1/' <<<"$bestline")
+	crate=$(sed -E 's/.*= ([0-9.]+) MB\/s$/\1/' <<<"$bestline")
+	rss=$(sed -E 's/.*peak RSS ([0-9.]+) MB.*/\1/' <<<"$bestline")
+	echo "| readers only (jh_profile_read) | $(basename "$f") | $wall s | $best s | $crate | $wrate | $rss MB |"
+done
+echo
+echo "| what | file | time | MB/s | |"
+echo "|---|---|---|---|---|"
+
+good=$(mktemp)
+printf 'heap_v2/0\n@ 0x1\n  t*: 1: 8 [0: 0]\n' > "$good"
+if "$build/jeheap" --collapsed "$good" 2>&1 | grep -q 'not built yet'; then
+	echo "| jeheap --collapsed | $(basename "$sym") | (pipeline not built yet) | | |"
+else
+	r=$(timev "$build/jeheap" --collapsed "$sym")
+	s=${r%% s,*}
+	echo "| jeheap --collapsed | $(basename "$sym") | $r | $(awk -v b="$(stat -c %s "$sym")" -v s="$s" 'BEGIN { printf "%.0f", b / 1e6 / s }') | |"
+	if command -v hyperfine >/dev/null; then
+		hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$dir/hyperfine.md" \
+			"$build/jeheap --collapsed $sym" > /dev/null 2>&1 && cat "$dir/hyperfine.md" >&2
+	fi
+fi
+rm -f "$good"
+
+if [ "$cut" != none ] && command -v jeprof > /dev/null; then
+	if [ "$cut" = 0 ]; then
+		jf=$sym
+	else
+		jf=$dir/cut$cut.heap
+		[ -s "$jf.symbolized" ] || python3 "$src/scripts/bench/gen_heap.py" "$jf" \
+			--stacks "$cut" --records $((cut * 32 / 10))
+		jf=$jf.symbolized
+	fi
+	r=$(timev jeprof --collapsed "$jf")
+	s=${r%% s,*}
+	rate=$(awk -v b="$(stat -c %s "$jf")" -v s="$s" 'BEGIN { printf "%.2f", b / 1e6 / s }')
+	echo "| jeprof --collapsed | $(basename "$jf") ($(mb "$jf") MB) | $r | $rate | |"
+	if [ "$jf" != "$sym" ]; then
+		est=$(awk -v b="$(stat -c %s "$sym")" -v r="$rate" 'BEGIN { printf "%.0f", b / 1e6 / r }')
+		echo
+		echo "jeprof was timed on a proportional cut (same generator and seed, $cut stacks);"
+		echo "extrapolated linearly by size to the full file: ~$est s."
+	fi
+fi

@@ -1,0 +1,476 @@
+/*
+ * analyse.c - jeprof's FilterAndPrint steps on the symbolized model (see
+ * analyse.h): totals, allocator-frame removal, frame and stack filters,
+ * granularity keys with per-stack deduplication, flat and cumulative.
+ */
+#include "analyse_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-location flags, computed lazily (only locations of selected stacks). */
+enum {
+	LF_SKIP_DONE = 1 << 0,
+	LF_SKIP = 1 << 1,
+	LF_KEEP_DONE = 1 << 2,
+	LF_KEEP = 1 << 3,
+	LF_FOCUS_DONE = 1 << 4,
+	LF_FOCUS = 1 << 5,
+	LF_IGNORE_DONE = 1 << 6,
+	LF_IGNORE = 1 << 7,
+};
+
+static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *m,
+			       const struct jh_location *l, uint32_t level)
+{
+	const struct jh_frame *f = &m->frames.items[l->first + level];
+	return f->func ? jh_namer_short(&gp->namer, f->func) : "??";
+}
+
+/* The name retain/exclude test: outermost short name, or the location's
+ * unknown name (jeprof: the bare pc key) when it has no frames. */
+static const char *outer_name(struct jh_graph_priv *gp, const struct jh_model *m,
+			      const struct jh_location *l)
+{
+	if (l->nframes)
+		return frame_short(gp, m, l, 0);
+	jh_sb_reset(&gp->sb2);
+	jh_unknown_name(&gp->sb2, l);
+	return jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+}
+
+static int loc_skip(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id)
+{
+	uint8_t *f = &gp->lflags[id];
+	if (!(*f & LF_SKIP_DONE)) {
+		const struct jh_location *l = &m->locs[id];
+		int skip = l->allocator;
+		if (!skip && l->nframes && m->frames.items[l->first].func)
+			skip = jh_is_allocator_name(frame_short(gp, m, l, 0));
+		*f |= LF_SKIP_DONE | (skip ? LF_SKIP : 0);
+	}
+	return *f & LF_SKIP;
+}
+
+static int loc_keep(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id)
+{
+	uint8_t *f = &gp->lflags[id];
+	if (!(*f & LF_KEEP_DONE)) {
+		const char *name = outer_name(gp, m, &m->locs[id]);
+		int keep = 1;
+		if (gp->retain && !jh_filter_match_interned(gp->retain, name))
+			keep = 0;
+		if (keep && gp->exclude && jh_filter_match_interned(gp->exclude, name))
+			keep = 0;
+		*f |= LF_KEEP_DONE | (keep ? LF_KEEP : 0);
+	}
+	return *f & LF_KEEP;
+}
+
+/* jeprof's focus/ignore test of one pc: its key, or any inline level's short
+ * name or file:line. */
+static int loc_matches(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id,
+		       struct jh_filter *re)
+{
+	const struct jh_location *l = &m->locs[id];
+	jh_sb_reset(&gp->sb2);
+	jh_pc_key(&gp->sb2, l->pc);
+	if (jh_filter_match(re, gp->sb2.buf, gp->sb2.len))
+		return 1;
+	if (!l->nframes) {
+		jh_sb_reset(&gp->sb2);
+		jh_unknown_name(&gp->sb2, l);
+		return jh_loc_shown_module(l) && jh_filter_match(re, gp->sb2.buf, gp->sb2.len);
+	}
+	for (uint32_t i = 0; i < l->nframes; i++) {
+		if (jh_filter_match_interned(re, frame_short(gp, m, l, i)))
+			return 1;
+		jh_sb_reset(&gp->sb2);
+		jh_frame_fileline(&gp->sb2, m, l, i);
+		const char *fl = jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+		if (jh_filter_match_interned(re, fl))
+			return 1;
+	}
+	return 0;
+}
+
+static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id,
+		    struct jh_filter *re, uint8_t done, uint8_t yes)
+{
+	uint8_t *f = &gp->lflags[id];
+	if (!(*f & done))
+		*f |= done | (loc_matches(gp, m, id, re) ? yes : 0);
+	return *f & yes;
+}
+
+static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+			 uint32_t level, int inl)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const char *k = jh_intern_n(&gp->keys, key, n);
+	int added;
+	uint64_t *v = jh_u64map_put(&gp->node_by_key, (uint64_t)(uintptr_t)k, &added);
+	if (added) {
+		*v = g->nnodes;
+		JH_GROW(g->nodes, g->nnodes + 1, g->nodes_alloc);
+		struct jh_node *nd = &g->nodes[g->nnodes++];
+		memset(nd, 0, sizeof(*nd));
+		nd->key = k;
+		nd->label = k;
+		nd->loc = loc;
+		nd->level = level;
+		nd->inl = inl;
+	}
+	return (uint32_t)*v;
+}
+
+/* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
+static void unknown_key(struct jh_sb *sb, const struct jh_location *l)
+{
+	jh_unknown_name(sb, l);
+}
+
+/* Translates location id into node ids (innermost level first), jeprof's
+ * TranslateStack for one pc. */
+static void translate_location(struct jh_graph *g, uint32_t id)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const struct jh_model *m = g->m;
+	const struct jh_location *l = &m->locs[id];
+	struct jh_sb *sb = &gp->sb;
+	if (l->pc > 0x7fffffffffffffffULL)
+		return; /* jeprof drops kernel/wrapped addresses from keyed output */
+	if (!l->nframes) {
+		jh_sb_reset(sb);
+		if (g->gran == JH_GRAN_ADDRESSES) {
+			jh_pc_key(sb, l->pc);
+			jh_sb_addc(sb, ' ');
+		}
+		unknown_key(sb, l);
+		uint32_t nd = node_for(g, sb->buf, sb->len, id, 0, 0);
+		JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+		g->keypool[g->nkeypool++] = nd;
+		return;
+	}
+	for (uint32_t j = l->nframes; j-- > 0;) {
+		const char *fn = frame_short(gp, m, l, j);
+		int unknown_fn = !m->frames.items[l->first + j].func;
+		jh_sb_reset(sb);
+		int bare = 0;
+		switch (g->gran) {
+		case JH_GRAN_FUNCTIONS:
+			if (unknown_fn && j == 0) {
+				unknown_key(sb, l);
+				bare = !jh_loc_shown_module(l);
+			} else {
+				jh_sb_adds(sb, fn);
+				if (j)
+					jh_sb_adds(sb, " (inline)");
+			}
+			break;
+		case JH_GRAN_LINES: {
+			jh_sb_adds(sb, fn);
+			if (j)
+				jh_sb_adds(sb, " (inline)");
+			jh_sb_addc(sb, ' ');
+			size_t at = sb->len;
+			jh_frame_fileline(sb, m, l, j);
+			if (unknown_fn && j == 0 && !strcmp(sb->buf + at, "??:0")) {
+				jh_sb_reset(sb);
+				unknown_key(sb, l);
+				bare = !jh_loc_shown_module(l);
+			}
+			break;
+		}
+		case JH_GRAN_ADDRESSES:
+			jh_pc_key(sb, l->pc);
+			jh_sb_addc(sb, ' ');
+			jh_sb_adds(sb, fn);
+			if (j)
+				jh_sb_adds(sb, " (inline)");
+			jh_sb_addc(sb, ' ');
+			jh_frame_fileline(sb, m, l, j);
+			break;
+		case JH_GRAN_FILES: {
+			jh_frame_fileline(sb, m, l, j);
+			if (!strcmp(sb->buf, "??:0") || !sb->len) {
+				jh_sb_reset(sb);
+				unknown_key(sb, l);
+				bare = !jh_loc_shown_module(l);
+				break;
+			}
+			size_t e = sb->len;
+			while (e > 0 && sb->buf[e - 1] >= '0' && sb->buf[e - 1] <= '9')
+				e--;
+			if (e < sb->len && e > 0 && sb->buf[e - 1] == ':') {
+				sb->len = e - 1;
+				sb->buf[sb->len] = 0;
+			}
+			break;
+		}
+		}
+		if (!sb->len)
+			continue; /* jeprof skips empty keys */
+		uint32_t nd = node_for(g, sb->buf, sb->len, id, j, j > 0);
+		if (bare && g->nodes[nd].label == g->nodes[nd].key) {
+			/* jeprof prints a pc key that has a symbol tuple as
+			 * "<short> <file:line>" of its outermost level */
+			jh_sb_reset(&gp->sb2);
+			jh_sb_adds(&gp->sb2, frame_short(gp, m, l, 0));
+			jh_sb_addc(&gp->sb2, ' ');
+			jh_frame_fileline(&gp->sb2, m, l, 0);
+			g->nodes[nd].label = jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+		}
+		JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+		g->keypool[g->nkeypool++] = nd;
+	}
+}
+
+static int make_filter(struct jh_filter **f, const char *opt, const char *re, struct jh_diag *d)
+{
+	*f = NULL;
+	if (!re || !*re)
+		return 0;
+	*f = jh_filter_new(opt, re, d);
+	return *f ? 0 : -1;
+}
+
+/* One input stack (model stack id with its counts) through removal and filters. */
+static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const struct jh_model *m = g->m;
+	const struct jh_mstack *ms = &m->stacks[sid];
+	/* leaf -> root: an allocator frame discards everything seen so far,
+	 * so what stays is a suffix of the model's stack */
+	uint32_t keep = 0;
+	for (uint32_t i = ms->len; i-- > 0;) {
+		if (loc_skip(gp, m, m->locpool[ms->off + i])) {
+			keep = ms->len - i - 1;
+			break;
+		}
+		if (i == 0)
+			keep = ms->len;
+	}
+	const uint32_t *pool = m->locpool;
+	size_t start = ms->off + (ms->len - keep), n = keep;
+	if (gp->retain || gp->exclude) {
+		JH_GROW(gp->pool, gp->npool + n, gp->pool_alloc);
+		size_t k = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint32_t id = m->locpool[start + i];
+			if (loc_keep(gp, m, id))
+				gp->pool[gp->npool + k++] = id;
+		}
+		if (!k)
+			return; /* jeprof's FilterFrames drops emptied stacks */
+		pool = gp->pool;
+		start = gp->npool;
+		n = k;
+	}
+	if (gp->focus) {
+		size_t i = 0;
+		while (i < n && !loc_flag(gp, m, pool[start + i], gp->focus, LF_FOCUS_DONE, LF_FOCUS))
+			i++;
+		if (i == n)
+			return;
+	}
+	if (gp->ignore) {
+		for (size_t i = 0; i < n; i++)
+			if (loc_flag(gp, m, pool[start + i], gp->ignore, LF_IGNORE_DONE, LF_IGNORE))
+				return;
+	}
+	int added;
+	uint32_t id = jh_seqset_put(&gp->stacks, pool, start, (uint32_t)n, &added);
+	if (added) {
+		JH_GROW(g->stacks, g->nstacks + 1, g->stacks_alloc);
+		struct jh_gstack *gs = &g->stacks[g->nstacks++];
+		memset(gs, 0, sizeof(*gs));
+		gs->off = start;
+		gs->len = (uint32_t)n;
+		if (pool == gp->pool)
+			gp->npool += n;
+	}
+	struct jh_gstack *gs = &g->stacks[id];
+	gs->v += v;
+	gs->before += before;
+	gs->after += before + v;
+}
+
+static void compute_nodes(struct jh_graph *g)
+{
+	const struct jh_model *m = g->m;
+	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
+	/* translate only locations that occur in a filtered stack */
+	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
+	for (size_t s = 0; s < g->nstacks; s++)
+		for (uint32_t i = 0; i < g->stacks[s].len; i++)
+			used[g->locpool[g->stacks[s].off + i]] = 1;
+	for (size_t l = 0; l < m->nlocs; l++) {
+		g->lockey_off[l] = (uint32_t)g->nkeypool;
+		if (used[l])
+			translate_location(g, (uint32_t)l);
+	}
+	g->lockey_off[m->nlocs] = (uint32_t)g->nkeypool;
+	free(used);
+
+	/* flat/cum in plain arrays (cache-friendly), recursion counted once */
+	size_t nn = g->nnodes ? g->nnodes : 1;
+	uint32_t *stamp = xcalloc(nn, sizeof(*stamp));
+	double *flat = xcalloc(nn, sizeof(*flat)), *cum = xcalloc(nn, sizeof(*cum));
+	const uint32_t *koff = g->lockey_off, *kpool = g->keypool;
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const struct jh_gstack *gs = &g->stacks[s];
+		const uint32_t *locs = g->locpool + gs->off;
+		const uint32_t mark = (uint32_t)s + 1;
+		const double v = gs->v;
+		int first = 1;
+		for (uint32_t i = 0; i < gs->len; i++) {
+			for (uint32_t j = koff[locs[i]]; j < koff[locs[i] + 1]; j++) {
+				uint32_t k = kpool[j];
+				if (stamp[k] == mark)
+					continue;
+				stamp[k] = mark;
+				if (first)
+					flat[k] += v;
+				first = 0;
+				cum[k] += v;
+			}
+		}
+	}
+	for (size_t i = 0; i < g->nnodes; i++) {
+		g->nodes[i].flat = flat[i];
+		g->nodes[i].cum = cum[i];
+	}
+	free(stamp);
+	free(flat);
+	free(cum);
+	g->local_total = 0;
+	for (size_t i = 0; i < g->nnodes; i++)
+		g->local_total += g->nodes[i].flat;
+}
+
+static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		   int thread, int nodes, struct jh_diag *d)
+{
+	memset(g, 0, sizeof(*g));
+	struct jh_graph_priv *gp = xcalloc(1, sizeof(*gp));
+	g->priv = gp;
+	g->m = m;
+	g->value = o->value;
+	g->gran = o->granularity;
+	g->thread = thread;
+	g->has_base = o->nbases > 0;
+	if (o->value == JH_INUSE_OBJECTS || o->value == JH_ALLOC_OBJECTS) {
+		g->unit = JH_UNIT_OBJECTS;
+		g->unit_name = "objects";
+	} else if (o->show_bytes) {
+		g->unit = JH_UNIT_BYTES;
+		g->unit_name = "B";
+	} else {
+		g->unit = JH_UNIT_MB;
+		g->unit_name = "MB";
+	}
+	jh_intern_init(&gp->keys);
+	jh_namer_init(&gp->namer, &gp->keys);
+	jh_u64map_init(&gp->node_by_key);
+	jh_seqset_init(&gp->stacks);
+	jh_sb_init(&gp->sb);
+	jh_sb_init(&gp->sb2);
+	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
+	if (make_filter(&gp->focus, "focus", o->focus, d) ||
+	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
+	    make_filter(&gp->retain, "retain", o->retain, d) ||
+	    make_filter(&gp->exclude, "exclude", o->exclude, d))
+		return -1;
+
+	enum jh_value v = o->value;
+	if (thread < 0) {
+		for (size_t i = 0; i < m->nstacks; i++) {
+			const struct jh_mstack *s = &m->stacks[i];
+			if (s->dropped)
+				continue;
+			g->total += s->c.v[v];
+			add_stack(g, (uint32_t)i, s->c.v[v], s->base.v[v]);
+		}
+	} else {
+		const struct jh_mthread *t = &m->threads[thread];
+		for (size_t i = 0; i < t->nr; i++) {
+			if (m->stacks[t->stacks[i]].dropped && t->base)
+				continue;
+			g->total += t->c[i].v[v];
+			add_stack(g, t->stacks[i], t->c[i].v[v], t->base ? t->base[i].v[v] : 0);
+		}
+	}
+	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;
+	if (nodes) {
+		compute_nodes(g);
+	} else {
+		g->lockey_off = xcalloc(m->nlocs + 1, sizeof(*g->lockey_off));
+		for (size_t i = 0; i < g->nstacks; i++)
+			g->local_total += g->stacks[i].len ? g->stacks[i].v : 0;
+	}
+	return 0;
+}
+
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+	       int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 1, d);
+}
+
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+		      int thread, struct jh_diag *d)
+{
+	return analyse(g, m, o, thread, 0, d);
+}
+
+void jh_graph_release(struct jh_graph *g)
+{
+	struct jh_graph_priv *gp = g->priv;
+	if (gp) {
+		jh_namer_release(&gp->namer);
+		jh_u64map_release(&gp->node_by_key);
+		jh_seqset_release(&gp->stacks);
+		jh_filter_free(gp->focus);
+		jh_filter_free(gp->ignore);
+		jh_filter_free(gp->retain);
+		jh_filter_free(gp->exclude);
+		jh_sb_release(&gp->sb);
+		jh_sb_release(&gp->sb2);
+		free(gp->lflags);
+		free(gp->pool);
+		jh_intern_release(&gp->keys);
+		free(gp);
+	}
+	free(g->stacks);
+	free(g->nodes);
+	free(g->lockey_off);
+	free(g->keypool);
+	memset(g, 0, sizeof(*g));
+}
+
+static const struct jh_graph *sort_graph;
+static int sort_cum;
+
+static int cmp_nodes(const void *a, const void *b)
+{
+	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
+	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
+	double vx = sort_cum ? x->cum : x->flat, vy = sort_cum ? y->cum : y->flat;
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum)
+{
+	uint32_t *order = xmalloc(jh_st_mult(g->nnodes ? g->nnodes : 1, sizeof(*order)));
+	for (size_t i = 0; i < g->nnodes; i++)
+		order[i] = (uint32_t)i;
+	sort_graph = g;
+	sort_cum = by_cum;
+	jh_qsort(order, g->nnodes, sizeof(*order), cmp_nodes);
+	return order;
+}

@@ -1,0 +1,26 @@
+/* analyse_internal.h - private parts of the analysis modules. */
+#ifndef JEHEAP_ANALYSE_INTERNAL_H
+#define JEHEAP_ANALYSE_INTERNAL_H
+
+#include "analyse_filter.h"
+#include "idtab.h"
+#include "jeheap/analyse.h"
+#include "jeheap/names.h"
+
+/* Whether a short function name (of a pc's outermost frame) is an allocator
+ * entry point whose callees and itself are removed (§6.6). */
+int jh_is_allocator_name(const char *shortname);
+
+struct jh_graph_priv {
+	struct jh_intern keys;        /* node keys and labels */
+	struct jh_namer namer;        /* short names (interned in keys) */
+	struct jh_u64map node_by_key; /* interned key -> node id */
+	uint8_t *lflags;              /* per model location, LF_* */
+	struct jh_seqset stacks;
+	uint32_t *pool;               /* own location pool (frame filters) */
+	size_t npool, pool_alloc;
+	struct jh_filter *focus, *ignore, *retain, *exclude;
+	struct jh_sb sb, sb2;
+};
+
+#endif

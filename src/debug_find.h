@@ -1,0 +1,46 @@
+/*
+ * debug_find.h - where the files of a module are: the binary named by a
+ * mapping (--path-map, --sysroot, --lib_prefix), its separate debug file
+ * (build-id, .gnu_debuglink with CRC) and its dwz alternate file
+ * (.gnu_debugaltlink / .debug_sup, build-id checked).
+ *
+ * Every function appends each path it tried to *tried ("a, b, c") so that a
+ * failure can be explained in one warning line.
+ */
+#ifndef JEHEAP_DEBUG_FIND_H
+#define JEHEAP_DEBUG_FIND_H
+
+#include "elf_image.h"
+#include "jeheap/symbolize.h"
+
+/*
+ * The file to open for a path from the maps: --path-map (first OLD prefix
+ * that matches is replaced by NEW), then --sysroot prefixed, then
+ * --lib_prefix candidates in jeprof's order (every prefix with the whole
+ * path, then with the path minus its first directory, ...), then the path
+ * itself. Returns the first existing regular file (malloc'd) or NULL.
+ */
+char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, struct jh_sb *tried);
+
+/*
+ * The file holding bin's DWARF: bin itself if it has .debug_info, else
+ * <debug-dir>/.build-id/xx/rest.debug (build-id equal), else .gnu_debuglink
+ * in the binary directory, its .debug subdirectory and under each debug dir (CRC32 equal). Returns an
+ * opened image (caller closes; may be bin itself: compare pointers) or NULL.
+ */
+struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh_elf_image *bin,
+				   struct jh_sb *tried);
+
+/*
+ * The dwz alternate file of dbg (.gnu_debugaltlink or .debug_sup): the name
+ * as written (relative to dbg's directory), with --sysroot, or
+ * <debug-dir>/.build-id/xx/rest.debug; accepted only when its build-id
+ * equals the recorded one. NULL when dbg has no link or no file matches.
+ */
+struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_elf_image *dbg,
+				 struct jh_sb *tried);
+
+/* zlib CRC32 of a whole file (the .gnu_debuglink checksum); -1 if unreadable. */
+int jh_file_crc32(const char *path, uint32_t *crc);
+
+#endif

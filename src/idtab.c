@@ -1,0 +1,99 @@
+/* idtab.c - hash index over caller-stored keys (see idtab.h). */
+#include "idtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void jh_idtab_init(struct jh_idtab *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void jh_idtab_release(struct jh_idtab *t)
+{
+	free(t->slots);
+	free(t->hashes);
+	memset(t, 0, sizeof(*t));
+}
+
+static void idtab_rehash(struct jh_idtab *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 64;
+	uint32_t *slots = xcalloc(cap, sizeof(*slots));
+	for (size_t id = 0; id < t->nr; id++) {
+		size_t i = t->hashes[id] & (cap - 1);
+		while (slots[i])
+			i = (i + 1) & (cap - 1);
+		slots[i] = (uint32_t)id + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->cap = cap;
+}
+
+uint32_t jh_idtab_put(struct jh_idtab *t, uint64_t h, jh_idtab_eq eq, const void *ctx, int *added)
+{
+	if ((t->nr + 1) * 4 > t->cap * 3)
+		idtab_rehash(t);
+	size_t i = h & (t->cap - 1);
+	for (; t->slots[i]; i = (i + 1) & (t->cap - 1)) {
+		uint32_t id = t->slots[i] - 1;
+		if (t->hashes[id] == h && eq(ctx, id)) {
+			*added = 0;
+			return id;
+		}
+	}
+	JH_GROW(t->hashes, t->nr + 1, t->alloc);
+	t->hashes[t->nr] = h;
+	t->slots[i] = (uint32_t)t->nr + 1;
+	*added = 1;
+	return (uint32_t)t->nr++;
+}
+
+void jh_seqset_init(struct jh_seqset *s)
+{
+	memset(s, 0, sizeof(*s));
+	jh_idtab_init(&s->t);
+}
+
+void jh_seqset_release(struct jh_seqset *s)
+{
+	jh_idtab_release(&s->t);
+	free(s->offs);
+	free(s->lens);
+	memset(s, 0, sizeof(*s));
+}
+
+struct seq_probe {
+	const struct jh_seqset *s;
+	const uint32_t *pool;
+	size_t off;
+	uint32_t len;
+};
+
+static int seq_eq(const void *ctx, uint32_t id)
+{
+	const struct seq_probe *p = ctx;
+	return p->s->lens[id] == p->len &&
+	       (p->len == 0 || !memcmp(p->pool + p->s->offs[id], p->pool + p->off, p->len * sizeof(uint32_t)));
+}
+
+uint32_t jh_seqset_put(struct jh_seqset *s, const uint32_t *pool, size_t off, uint32_t len,
+		       int *added)
+{
+	struct seq_probe p = {s, pool, off, len};
+	static const uint32_t none;
+	uint64_t h = jh_hash_bytes(len ? pool + off : &none, len * sizeof(uint32_t), len);
+	uint32_t id = jh_idtab_put(&s->t, h, seq_eq, &p, added);
+	if (*added) {
+		if (s->t.nr > s->alloc) {
+			size_t n = s->alloc < 64 ? 64 : s->alloc * 2;
+			s->offs = xrealloc(s->offs, jh_st_mult(n, sizeof(*s->offs)));
+			s->lens = xrealloc(s->lens, jh_st_mult(n, sizeof(*s->lens)));
+			s->alloc = n;
+		}
+		s->offs[id] = off;
+		s->lens[id] = len;
+	}
+	return id;
+}

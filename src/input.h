@@ -1,0 +1,41 @@
+/*
+ * input.h - streaming line reader over a file, stdin or a memory buffer.
+ *
+ * gzip (1f 8b) and zstd (28 b5 2f fd) are detected by their magic bytes and
+ * decompressed on the fly; the data is read in chunks, never slurped. Lines
+ * are handed out without the '\n' and without trailing '\r's. A NUL byte in
+ * the (decompressed) data is an error: profiles are text.
+ */
+#ifndef JEHEAP_INPUT_H
+#define JEHEAP_INPUT_H
+
+#include "jeheap/base.h"
+
+struct jh_input;
+
+/* Bytes after the end of every line that may be read (not written) safely. */
+#define JH_INPUT_PAD 16
+
+/* Opens path ("-" = stdin). Returns NULL with d set if it cannot be opened. */
+struct jh_input *jh_input_open(const char *path, struct jh_diag *d);
+/* Reads from data[0..n) (not copied: it must outlive the input); name is
+ * used in messages. Never fails. */
+struct jh_input *jh_input_mem(const void *data, size_t n, const char *name);
+void jh_input_close(struct jh_input *in);
+
+/*
+ * Next line: returns 1 with *line and *len set (valid until the next call; the
+ * line is NUL-terminated: (*line)[*len] == 0), 0 at end
+ * of input, -1 with d set on a read, decompression or NUL-byte error.
+ */
+int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
+/* 1-based number of the line last returned (0 before the first). */
+unsigned long jh_input_lineno(const struct jh_input *in);
+/* 1 if the line last returned was the last one and had no '\n'. */
+int jh_input_unterminated(const struct jh_input *in);
+/* The name given at open ("-" for stdin). */
+const char *jh_input_name(const struct jh_input *in);
+/* Total (decompressed) bytes handed out so far, newlines included. */
+uint64_t jh_input_bytes(const struct jh_input *in);
+
+#endif

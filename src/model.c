@@ -1,0 +1,497 @@
+/*
+ * model.c - the symbolized model: every profile and --base file read,
+ * symbolized against its own mappings or symbol section, and merged into one
+ * set of locations and location stacks (see model.h).
+ *
+ * Location identity: (module, address in the module) when the module is
+ * known, else the pc. With --base the identity is symbolic (the chain of
+ * function/file/line of every inline level) so that two dumps of one binary
+ * loaded at different addresses cancel; locations without frames keep the
+ * module/pc identity.
+ */
+#include "model_internal.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { KEY_PC, KEY_MOD, KEY_SYM };
+
+static uint64_t frames_hash(const struct jh_frame *f, uint32_t n)
+{
+	uint64_t h = 0x51af ^ n;
+	for (uint32_t i = 0; i < n; i++) {
+		h = jh_hash_u64(h ^ (uint64_t)(uintptr_t)f[i].func);
+		h = jh_hash_u64(h ^ (uint64_t)(uintptr_t)f[i].file);
+		h = jh_hash_u64(h ^ f[i].line);
+	}
+	return h;
+}
+
+/* Every level has a function name (else the frames do not identify the pc). */
+static int frames_known(const struct jh_frame *f, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!f[i].func)
+			return 0;
+	return 1;
+}
+
+struct loc_probe {
+	const struct jh_model *m;
+	const struct jh_model_priv *mp;
+	int kind;
+	const struct jh_location *l;  /* candidate (frames in m->frames) */
+};
+
+static int loc_eq(const void *ctx, uint32_t id)
+{
+	const struct loc_probe *p = ctx;
+	const struct jh_location *o = &p->m->locs[id];
+	if (p->mp->lockind[id] != p->kind)
+		return 0;
+	switch (p->kind) {
+	case KEY_PC:
+		return o->pc == p->l->pc;
+	case KEY_MOD:
+		return o->module == p->l->module && o->modaddr == p->l->modaddr;
+	default:
+		if (o->nframes != p->l->nframes)
+			return 0;
+		for (uint32_t i = 0; i < o->nframes; i++) {
+			const struct jh_frame *a = &p->m->frames.items[o->first + i];
+			const struct jh_frame *b = &p->m->frames.items[p->l->first + i];
+			if (a->func != b->func || a->file != b->file || a->line != b->line)
+				return 0;
+		}
+		return 1;
+	}
+}
+
+/* Returns the location id for candidate l (frames already in m->frames). */
+static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
+{
+	struct jh_model_priv *mp = m->priv;
+	struct loc_probe p = {m, mp, KEY_PC, l};
+	uint64_t h;
+	if (mp->symbolic && l->nframes && frames_known(m->frames.items + l->first, l->nframes)) {
+		p.kind = KEY_SYM;
+		h = frames_hash(m->frames.items + l->first, l->nframes);
+	} else if (l->module) {
+		p.kind = KEY_MOD;
+		h = jh_hash_u64((uint64_t)(uintptr_t)l->module ^ jh_hash_u64(l->modaddr));
+	} else {
+		h = jh_hash_u64(l->pc);
+	}
+	h = h * 3 + (uint64_t)p.kind;
+	int added;
+	uint32_t id = jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
+	if (added) {
+		JH_GROW(m->locs, m->nlocs + 1, m->locs_alloc);
+		JH_GROW(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
+		m->locs[m->nlocs] = *l;
+		mp->lockind[m->nlocs] = (uint8_t)p.kind;
+		m->nlocs++;
+	}
+	return id;
+}
+
+/* Frames of a symbol-section entry "outer--inner1--inner2" (Perl split: trailing
+ * empty fields dropped); a pc without an entry is named "0x<16 hex>". */
+static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
+			    struct jh_symresult *r)
+{
+	char buf[2 + 16 + 1];
+	r->module = NULL;
+	r->modaddr = 0;
+	r->status = JH_SYM_EMBEDDED;
+	r->allocator = 0;
+	r->first = (uint32_t)m->frames.nr;
+	r->nframes = 0;
+	if (!names) {
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, pc);
+		names = buf;
+	}
+	size_t keep = m->frames.nr;
+	const char *s = names;
+	for (;;) {
+		const char *e = strstr(s, "--");
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
+		struct jh_frame *f = &m->frames.items[m->frames.nr++];
+		f->func = (n == 2 && s[0] == '?' && s[1] == '?') ? NULL : jh_intern_n(&m->names, s, n);
+		f->file = NULL;
+		f->line = 0;
+		if (n)
+			keep = m->frames.nr;
+		if (!e)
+			break;
+		s = e + 2;
+	}
+	m->frames.nr = keep; /* drop trailing empty names */
+	r->nframes = (uint32_t)(m->frames.nr - r->first);
+}
+
+static uint32_t model_thread(struct jh_model *m, uint64_t uid, const char *name)
+{
+	struct jh_model_priv *mp = m->priv;
+	int added;
+	uint64_t *v = jh_u64map_put(&mp->thread_by_uid, uid == UINT64_MAX ? UINT64_MAX - 1 : uid,
+				    &added);
+	if (added) {
+		*v = m->nthreads;
+		JH_GROW(m->threads, m->nthreads + 1, m->threads_alloc);
+		JH_GROW(mp->thread_stacks, m->nthreads + 1, mp->thread_stacks_alloc);
+		struct jh_mthread *t = &m->threads[m->nthreads];
+		memset(t, 0, sizeof(*t));
+		t->uid = uid;
+		jh_u64map_init(&mp->thread_stacks[m->nthreads]);
+		m->nthreads++;
+	}
+	struct jh_mthread *t = &m->threads[*v];
+	if (name && !t->name)
+		t->name = jh_intern(&m->names, name);
+	return (uint32_t)*v;
+}
+
+static void add_counts(struct jh_counts *dst, const struct jh_counts *src)
+{
+	for (int i = 0; i < JH_NVALUES; i++)
+		dst->v[i] += src->v[i];
+}
+
+static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const struct jh_counts *c,
+		       int is_base)
+{
+	struct jh_model_priv *mp = m->priv;
+	struct jh_mthread *th = &m->threads[t];
+	int added;
+	uint64_t *v = jh_u64map_put(&mp->thread_stacks[t], stack, &added);
+	if (added) {
+		*v = th->nr;
+		if (th->nr + 1 > th->alloc) {
+			size_t n = th->alloc < 16 ? 16 : th->alloc * 2;
+			th->stacks = xrealloc(th->stacks, jh_st_mult(n, sizeof(*th->stacks)));
+			th->c = xrealloc(th->c, jh_st_mult(n, sizeof(*th->c)));
+			th->base = xrealloc(th->base, jh_st_mult(n, sizeof(*th->base)));
+			th->alloc = n;
+		}
+		th->stacks[th->nr] = stack;
+		memset(&th->c[th->nr], 0, sizeof(th->c[0]));
+		memset(&th->base[th->nr], 0, sizeof(th->base[0]));
+		th->nr++;
+	}
+	add_counts(is_base ? &th->base[*v] : &th->c[*v], c);
+}
+
+/*
+ * The mapping of an embedded-name pc, so that pcs of a library the file
+ * cannot name ("??") still match across runs with --base: module = the
+ * mapped path, modaddr = its file offset (names are shown as jeprof shows
+ * them, see jh_loc_shown_module).
+ */
+/* A .symbolized file is analysed without its libraries: the allocator's
+ * shared library is recognised by its file name (the symbolizer checks for
+ * the mallctl export instead when it has the file). */
+static int allocator_library(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
+	       strstr(b, ".so");
+}
+
+static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
+			    uint64_t pc, struct jh_symresult *r)
+{
+	size_t lo = 0, hi = p->nmaps;
+	if (sorted) { /* last mapping with start <= pc */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (p->maps[mid].start <= pc)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hi = lo;
+		lo = lo ? lo - 1 : 0;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		const struct jh_mapping *mp = &p->maps[i];
+		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
+			r->module = jh_intern(&m->names, mp->path);
+			r->modaddr = pc - mp->start + mp->offset;
+			r->allocator = (uint8_t)allocator_library(mp->path);
+			return;
+		}
+	}
+}
+
+static int maps_sorted(const struct jh_profile *p)
+{
+	for (size_t i = 1; i < p->nmaps; i++)
+		if (p->maps[i].start < p->maps[i - 1].end)
+			return 0;
+	return 1;
+}
+
+/* The symbol-section names of pc (p->syms is sorted by pc, unique). */
+static const char *section_names(const struct jh_profile *p, uint64_t pc)
+{
+	size_t lo = 0, hi = p->nsyms;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (p->syms[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
+}
+
+/* Location ids of p's unique pcs; out[i] for upcs[i]. */
+static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
+			   size_t nu, struct jh_symbolizer *s, uint32_t *out, struct jh_diag *d)
+{
+	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
+	if (p->has_symbols) {
+		int sorted = maps_sorted(p);
+		for (size_t i = 0; i < nu; i++) {
+			embedded_frames(m, section_names(p, upcs[i]), upcs[i], &res[i]);
+			embedded_module(m, p, sorted, upcs[i], &res[i]);
+		}
+	} else if (s) {
+		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
+			free(res);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < nu; i++) {
+		struct jh_location l = {
+			.pc = upcs[i],
+			.module = res[i].module,
+			.modaddr = res[i].modaddr,
+			.status = res[i].status,
+			.allocator = res[i].allocator,
+			.first = res[i].first,
+			.nframes = res[i].nframes,
+		};
+		out[i] = model_location(m, &l);
+	}
+	free(res);
+	return 0;
+}
+
+int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
+			 struct jh_symbolizer *s, struct jh_diag *d)
+{
+	struct jh_model_priv *mp = m->priv;
+	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs */
+	size_t cap = 1024;
+	uint64_t *keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+	uint32_t *vals = xcalloc(cap, sizeof(*vals)); /* index + 1, 0 = empty */
+	uint64_t *upcs = NULL;
+	size_t nu = 0, ualloc = 0;
+	for (size_t i = 0; i < p->npcs; i++) {
+		uint64_t pc = p->pcs[i];
+		size_t j = jh_hash_u64(pc) & (cap - 1);
+		while (vals[j] && keys[j] != pc)
+			j = (j + 1) & (cap - 1);
+		if (!vals[j]) {
+			JH_GROW(upcs, nu + 1, ualloc);
+			upcs[nu++] = pc;
+			keys[j] = pc;
+			vals[j] = (uint32_t)nu;
+			if (2 * nu > cap) { /* rehash from upcs */
+				cap *= 2;
+				free(keys);
+				free(vals);
+				keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
+				vals = xcalloc(cap, sizeof(*vals));
+				for (size_t u = 0; u < nu; u++) {
+					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
+					while (vals[k])
+						k = (k + 1) & (cap - 1);
+					keys[k] = upcs[u];
+					vals[k] = (uint32_t)u + 1;
+				}
+			}
+			p->pcs[i] = nu - 1;
+			continue;
+		}
+		p->pcs[i] = vals[j] - 1;
+	}
+	free(keys);
+	free(vals);
+
+	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
+	int r = model_locations(m, p, upcs, nu, s, glob, d);
+	free(upcs);
+	if (r) {
+		free(glob);
+		return -1;
+	}
+
+	if (!mp->nfiles++)
+		m->legacy = 1;
+	if (p->format != JH_FMT_LEGACY_HEAP)
+		m->legacy = 0;
+	if (!m->program && p->binary)
+		m->program = jh_intern(&m->names, p->binary);
+	if (!mp->maps_program) {
+		for (size_t i = 0; i < p->nmaps; i++) {
+			const char *path = p->maps[i].path;
+			if (path && path[0] == '/') {
+				mp->maps_program = jh_intern(&m->names, path);
+				break;
+			}
+		}
+	}
+
+	uint32_t *pstack = xmalloc(jh_st_mult(p->nstacks ? p->nstacks : 1, sizeof(*pstack)));
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const struct jh_stack *st = &p->stacks[i];
+		JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+		for (uint32_t k = 0; k < st->len; k++)
+			m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
+		int added;
+		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, m->nlocpool, st->len, &added);
+		if (added) {
+			JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
+			JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
+			struct jh_mstack *ms = &m->stacks[m->nstacks];
+			memset(ms, 0, sizeof(*ms));
+			ms->off = m->nlocpool;
+			ms->len = st->len;
+			mp->in_profile[m->nstacks] = 0;
+			m->nstacks++;
+			m->nlocpool += st->len;
+		}
+		pstack[i] = id;
+		if (!is_base)
+			mp->in_profile[id] = 1;
+		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
+	}
+	for (size_t i = 0; i < p->ntsamples; i++) {
+		const struct jh_tsample *ts = &p->tsamples[i];
+		const struct jh_thread *th = &p->threads[ts->thread];
+		uint32_t t = model_thread(m, th->uid, th->name);
+		thread_add(m, t, pstack[ts->stack], &ts->c, is_base);
+	}
+	/* thread names of threads without samples are kept too */
+	for (size_t i = 0; i < p->nthreads; i++)
+		model_thread(m, p->threads[i].uid, p->threads[i].name);
+	free(pstack);
+	free(glob);
+	return 0;
+}
+
+void jh_model_init(struct jh_model *m, int symbolic)
+{
+	memset(m, 0, sizeof(*m));
+	jh_intern_init(&m->names);
+	struct jh_model_priv *mp = xcalloc(1, sizeof(*mp));
+	jh_idtab_init(&mp->locs);
+	jh_seqset_init(&mp->stacks);
+	jh_u64map_init(&mp->thread_by_uid);
+	mp->symbolic = symbolic;
+	m->priv = mp;
+}
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct jh_mthread *x = a, *y = b;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static void net(struct jh_counts *c, struct jh_counts *base, int drop_negative)
+{
+	for (int i = 0; i < JH_NVALUES; i++) {
+		c->v[i] -= base->v[i];
+		if (drop_negative && c->v[i] < 0)
+			c->v[i] = 0;
+	}
+}
+
+void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
+{
+	struct jh_model_priv *mp = m->priv;
+	if (have_bases) {
+		for (size_t i = 0; i < m->nstacks; i++) {
+			struct jh_mstack *s = &m->stacks[i];
+			if (drop_negative && !mp->in_profile[i]) {
+				memset(&s->c, 0, sizeof(s->c));
+				s->dropped = 1;
+				continue;
+			}
+			net(&s->c, &s->base, drop_negative);
+		}
+		for (size_t t = 0; t < m->nthreads; t++) {
+			struct jh_mthread *th = &m->threads[t];
+			for (size_t i = 0; i < th->nr; i++)
+				net(&th->c[i], &th->base[i], drop_negative);
+		}
+	} else {
+		for (size_t t = 0; t < m->nthreads; t++) {
+			free(m->threads[t].base);
+			m->threads[t].base = NULL;
+		}
+	}
+	for (size_t t = 0; t < m->nthreads; t++)
+		jh_u64map_release(&mp->thread_stacks[t]);
+	free(mp->thread_stacks);
+	mp->thread_stacks = NULL;
+	jh_qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
+	if (!m->program)
+		m->program = mp->maps_program;
+}
+
+int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_symbolizer *s,
+		   struct jh_diag *d)
+{
+	jh_model_init(m, o->nbases > 0);
+	if (o->program)
+		m->program = jh_intern(&m->names, o->program);
+	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
+		int is_base = i >= o->nprofiles;
+		const char *path = is_base ? o->bases[i - o->nprofiles] : o->profiles[i];
+		struct jh_profile p;
+		jh_profile_init(&p);
+		int r = jh_profile_read(&p, path, d);
+		if (!r)
+			r = jh_model_add_profile(m, &p, is_base, s, d);
+		jh_profile_release(&p);
+		if (r)
+			return -1;
+	}
+	jh_model_finish(m, o->nbases > 0, o->drop_negative);
+	return 0;
+}
+
+void jh_model_release(struct jh_model *m)
+{
+	struct jh_model_priv *mp = m->priv;
+	if (mp) {
+		jh_idtab_release(&mp->locs);
+		jh_seqset_release(&mp->stacks);
+		jh_u64map_release(&mp->thread_by_uid);
+		for (size_t t = 0; mp->thread_stacks && t < m->nthreads; t++)
+			jh_u64map_release(&mp->thread_stacks[t]);
+		free(mp->thread_stacks);
+		free(mp->lockind);
+		free(mp->in_profile);
+		free(mp);
+	}
+	for (size_t t = 0; t < m->nthreads; t++) {
+		free(m->threads[t].stacks);
+		free(m->threads[t].c);
+		free(m->threads[t].base);
+	}
+	free(m->threads);
+	free(m->locs);
+	free(m->frames.items);
+	free(m->locpool);
+	free(m->stacks);
+	jh_intern_release(&m->names);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,35 @@
+/*
+ * model_internal.h - model.c's private indexes, and the steps of
+ * jh_model_build exposed for unit tests (hand-built profiles).
+ */
+#ifndef JEHEAP_MODEL_INTERNAL_H
+#define JEHEAP_MODEL_INTERNAL_H
+
+#include "idtab.h"
+#include "jeheap/model.h"
+
+struct jh_model_priv {
+	int symbolic;                /* locations keyed by frames (--base) */
+	struct jh_idtab locs;
+	uint8_t *lockind;
+	size_t lockind_alloc;
+	struct jh_seqset stacks;
+	uint8_t *in_profile;         /* stack seen in a profile (not only in bases) */
+	size_t in_profile_alloc;
+	struct jh_u64map thread_by_uid;
+	struct jh_u64map *thread_stacks; /* per thread: stack id -> entry */
+	size_t thread_stacks_alloc;
+	size_t nfiles;
+	const char *maps_program;
+};
+
+/* symbolic: key locations by their frames (set when --base is used). */
+void jh_model_init(struct jh_model *m, int symbolic);
+/* Adds one read profile (is_base: subtracted). s may be NULL. p->pcs is
+ * overwritten (the caller releases p afterwards). */
+int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
+			 struct jh_symbolizer *s, struct jh_diag *d);
+/* Subtracts bases, applies --drop_negative, sorts threads. */
+void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
+
+#endif

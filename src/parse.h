@@ -1,0 +1,216 @@
+/*
+ * parse.h - private interface shared by the profile readers (parse*.c) and
+ * the model (profile.c).
+ *
+ * Every reader pulls lines from one jh_input and fills one jh_profile.
+ * Readers return 0 or -1. A malformed line is reported with jh_bad_line,
+ * which sets the diagnostic, except when the line is the unterminated last
+ * line of the input (a truncated dump): then it warns, sets r->truncated and
+ * the dispatcher turns the -1 into success, keeping what was read.
+ */
+#ifndef JEHEAP_PARSE_H
+#define JEHEAP_PARSE_H
+
+#include "input.h"
+#include <string.h>
+#include "jeheap/profile.h"
+
+struct jh_reader {
+	struct jh_profile *p;
+	struct jh_input *in;
+	struct jh_diag *d;
+	int truncated;        /* the last line was cut off; stop quietly */
+	int body;             /* a profile header was read (heap_v2 or legacy) */
+	uint64_t *pcs;        /* scratch stack */
+	size_t npcs, pcs_alloc;
+	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
+	struct jh_sb sb;      /* scratch line ($build substitution) */
+	struct jh_sb quote;   /* jh_quote's buffer */
+	uint32_t tcache[256]; /* thread uid -> index + 1 (0 = not looked up yet) */
+};
+
+/* Character classes: Perl's \s (space \t \n \v \f \r). */
+extern const unsigned char jh_space_tab[256];
+static inline int jh_isspace(char c)
+{
+	return jh_space_tab[(unsigned char)c];
+}
+static inline const char *jh_skip_space(const char *s, const char *e)
+{
+	while (s < e && jh_isspace(*s))
+		s++;
+	return s;
+}
+static inline const char *jh_rskip_space(const char *s, const char *e)
+{
+	while (e > s && jh_isspace(e[-1]))
+		e--;
+	return e;
+}
+static inline int jh_starts(const char *s, const char *e, const char *lit, size_t n)
+{
+	return (size_t)(e - s) >= n && memcmp(s, lit, n) == 0;
+}
+#define JH_STARTS(s, e, lit) jh_starts((s), (e), (lit), sizeof(lit) - 1)
+
+/* Reads the next line; 1 = line, 0 = end, -1 = error (d set). */
+int jh_next_line(struct jh_reader *r, char **line, size_t *len);
+/* Reports a malformed current line (see above); always returns -1. */
+int jh_bad_line(struct jh_reader *r, const char *fmt, ...) JH_PRINTF(2, 3);
+/* Quotes s[0..n) for a message: at most 60 bytes, control bytes as '?'. */
+const char *jh_quote(struct jh_reader *r, const char *s, size_t n);
+
+/*
+ * Number parsers. Each advances *s past what it read and returns 0, or -1
+ * with a message via jh_bad_line. jh_parse_dec: unsigned decimal (at least
+ * one digit, fits in 64 bits). jh_parse_hex: optional 0x, at most 16
+ * significant hex digits, followed by whitespace or the end. The inline
+ * versions take the common case; anything unusual goes to the _slow ones.
+ */
+extern const unsigned char jh_hexval[256]; /* hex digit value + 1, 0 = none */
+int jh_parse_dec_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
+int jh_parse_hex_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
+
+static inline int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+{
+	const char *s = *sp, *b = s;
+	uint64_t x = 0;
+	unsigned dg;
+	while (s < e && (dg = (unsigned)(*s - '0')) < 10 && s - b < 19) {
+		x = x * 10 + dg;
+		s++;
+	}
+	if (s == b || s - b == 19)
+		return jh_parse_dec_slow(r, sp, e, v);
+	*v = x;
+	*sp = s;
+	return 0;
+}
+
+/* Value of 8 ASCII hex digits, the first in the lowest byte of w (bytes
+ * that are 0 count as leading zeros). */
+static inline uint64_t jh_hex8(uint64_t w)
+{
+	uint64_t v = (w & 0x0f0f0f0f0f0f0f0fULL) + 9 * ((w >> 6) & 0x0101010101010101ULL);
+	v = ((v << 4) | (v >> 8)) & 0x00ff00ff00ff00ffULL;
+	v = ((v << 8) | (v >> 16)) & 0x0000ffff0000ffffULL;
+	return ((v << 16) | (v >> 32)) & 0xffffffffULL;
+}
+
+/* 0x80 in each byte of w that is an ASCII hex digit, 0 elsewhere. */
+static inline uint64_t jh_hexmask8(uint64_t w)
+{
+	const uint64_t o = 0x0101010101010101ULL, h = 0x8080808080808080ULL;
+	uint64_t x = w & ~h, l = x | (0x20 * o);
+	uint64_t dig = (x + 0x50 * o) & ~(x + 0x46 * o); /* '0' <= x <= '9' */
+	uint64_t let = (l + 0x1f * o) & ~(l + 0x19 * o); /* 'a' <= x|0x20 <= 'f' */
+	return (dig | let) & ~w & h;
+}
+
+/* Needs JH_INPUT_PAD readable bytes after the line (input.h guarantees them
+ * for lines from jh_input_line, which are NUL-terminated): the digits are
+ * found and converted 8 at a time. */
+static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+{
+	const char *s = *sp;
+	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	uint64_t a, b, m;
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	size_t n;
+	if ((m = ~jh_hexmask8(a) & 0x8080808080808080ULL))
+		n = (size_t)__builtin_ctzll(m) >> 3;
+	else if ((m = ~jh_hexmask8(b) & 0x8080808080808080ULL))
+		n = 8 + ((size_t)__builtin_ctzll(m) >> 3);
+	else
+		n = 17;
+	if (n == 0 || n > 16 || s + n > e || (s + n < e && !jh_isspace(s[n])))
+		return jh_parse_hex_slow(r, sp, e, v);
+	if (n <= 8) {
+		*v = jh_hex8(a << (8 * (8 - n)));
+	} else {
+		memcpy(&b, s + n - 8, 8);
+		*v = jh_hex8(a << (8 * (16 - n))) << 32 | jh_hex8(b);
+	}
+	*sp = s + n;
+	return 0;
+}
+
+/* Requires at least one whitespace at *s and skips the run. */
+static inline int jh_parse_space(struct jh_reader *r, const char **s, const char *e,
+				 const char *what)
+{
+	if (*s >= e || !jh_isspace(**s))
+		return jh_bad_line(r, "%s", what);
+	*s = jh_skip_space(*s + 1, e);
+	return 0;
+}
+
+static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, char c,
+			    const char *what)
+{
+	if (*s >= e || **s != c)
+		return jh_bad_line(r, "%s", what);
+	(*s)++;
+	return 0;
+}
+
+/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
+static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
+				uint64_t v[4])
+{
+	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
+	const char *s = *sp;
+	if (jh_parse_dec(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))
+		return -1;
+	s = jh_skip_space(s, e);
+	if (jh_parse_dec(r, &s, e, &v[2]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
+	    jh_expect(r, &s, e, ']', fmt))
+		return -1;
+	*sp = s;
+	return 0;
+}
+/* Whitespace-separated addresses -> r->pcs, leaf kept, callers - 1 (wrapping). */
+int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
+
+/* Sampling correction of one count line in jeprof's operation order
+ * (AdjustSamples): algo 0 none, 1 v1 (gperftools), 2 v2 (Poisson). Returns
+ * -1 with a message where jeprof would divide by zero. */
+int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
+	      struct jh_counts *c);
+/* Next body line of a heap profile: 1 with [*s, *e) trimmed and non-blank,
+ * 0 at the end (end of input, or a map section, which has then been read
+ * into the profile), -1 on error. */
+int jh_body_line(struct jh_reader *r, const char **s, const char **e);
+
+/* Profile bodies; header is the header line (already read). */
+int jh_parse_heapv2(struct jh_reader *r, const char *header, size_t hlen);
+int jh_parse_legacy(struct jh_reader *r, const char *header, size_t hlen);
+/* After a "--- symbol" line: symbols, then the embedded profile. */
+int jh_parse_symbolized(struct jh_reader *r);
+/* Reads the next header (skipping % command lines) and runs the reader for
+ * it; after_symbols changes the message for an unknown header. */
+int jh_parse_profile(struct jh_reader *r, int after_symbols);
+/* The rest of the input is a memory map (MAPPED_LIBRARIES: or, with
+ * memory_map set, "--- Memory map:" with build= substitution). */
+int jh_parse_maps(struct jh_reader *r, int memory_map);
+
+/* Model helpers (profile.c). */
+/* The stack hash, one pc at a time (readers hash while they parse). */
+static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
+{
+	h = (h ^ pc) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+/* jh_profile_intern_stack with the hash of pcs already computed. */
+uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
+					uint64_t hash);
+void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n);
+/* Sorts syms by pc; of several lines for one pc the last one is kept. */
+void jh_profile_sort_symbols(struct jh_profile *p);
+
+#endif

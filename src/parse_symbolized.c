@@ -1,0 +1,66 @@
+/*
+ * parse_symbolized.c - "--- symbol" sections (jeprof --raw, ClickHouse
+ * .symbolized): "0x<hex> name[--name...]" lines, "binary=" and other
+ * variables, ended by the first line starting with "---"; then the embedded
+ * profile (heap_v2 or legacy), optionally after a "--- heap" marker.
+ */
+#include "parse.h"
+
+#include <stdlib.h>
+
+/* "key=value" where key starts with a lowercase letter (jeprof's variables). */
+static int variable(struct jh_reader *r, const char *s, const char *e)
+{
+	const char *eq = memchr(s, '=', (size_t)(e - s));
+	if (!eq || *s < 'a' || *s > 'z')
+		return 0;
+	const char *k = s, *ke = jh_rskip_space(s, eq);
+	const char *v = jh_skip_space(eq + 1, e), *ve = jh_rskip_space(v, e);
+	if (ke - k == 6 && !memcmp(k, "binary", 6)) {
+		free(r->p->binary);
+		r->p->binary = xstrndup(v, (size_t)(ve - v));
+	}
+	return 1; /* other variables are ignored, as by jeprof */
+}
+
+static int symbol_line(struct jh_reader *r, const char *s, const char *e)
+{
+	uint64_t pc;
+	const char *b = s;
+	if (jh_parse_hex(r, &s, e, &pc))
+		return -1;
+	s = jh_skip_space(s, e);
+	if (s == e)
+		return jh_bad_line(r, "symbol line without a name '%s'",
+				   jh_quote(r, b, (size_t)(e - b)));
+	jh_profile_add_symbol(r->p, pc, s, (size_t)(e - s));
+	return 0;
+}
+
+int jh_parse_symbolized(struct jh_reader *r)
+{
+	r->p->has_symbols = 1;
+	char *line;
+	size_t len;
+	int rc;
+	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+		const char *s = line, *e = line + len;
+		if (len >= 2 && s[0] == '0' && s[1] == 'x') {
+			if (symbol_line(r, s, e))
+				return -1;
+			continue;
+		}
+		/* the first "---" line ends the symbols (even "--- heap"); the
+		 * next header may still be one "--- heap" marker, as in jeprof */
+		if (JH_STARTS(s, e, "---"))
+			return jh_parse_profile(r, 1);
+		if (jh_rskip_space(s, e) == s || variable(r, s, e))
+			continue;
+		return jh_bad_line(r, "unexpected line in symbol section '%s'",
+				   jh_quote(r, s, len));
+	}
+	if (rc < 0)
+		return -1;
+	return jh_diag_set(r->d, JH_EXIT_INPUT, jh_input_name(r->in), jh_input_lineno(r->in),
+			   "symbol section is not followed by a profile");
+}

@@ -1,0 +1,48 @@
+/*
+ * sym_module.h - one module of the symbolizer: the binary that was mapped,
+ * its debug file, dwz file, DWARF index and symbol table, opened once and
+ * kept for the symbolizer's lifetime.
+ */
+#ifndef JEHEAP_SYM_MODULE_H
+#define JEHEAP_SYM_MODULE_H
+
+#include "dwarf_index.h"
+#include "elf_image.h"
+#include "jeheap/profile.h"
+#include "jeheap/symbolize.h"
+#include "sections.h"
+
+struct jh_module {
+	char *key;       /* what identifies it: the maps path, or the program argument */
+	char *mappath;   /* the path as the maps name it (for messages) */
+	char *file;      /* the binary found on disk, or NULL */
+	struct jh_elf_image *bin, *dbg, *alt; /* dbg may be bin; alt may be NULL */
+	struct jh_elf_image *symimg;          /* where symbol names come from: the binary, as llvm does */
+	struct jh_sections *secs, *altsecs;
+	struct jh_dwarf *dw;                  /* NULL: no usable DWARF */
+	int usable;      /* bin opened: addresses can be translated */
+	int mismatch;    /* the file is not the one that was mapped: frames stay unknown */
+	int warned;
+	int is_main;
+	int allocator;   /* shared library that exports mallctl (jemalloc) */
+	struct jh_u64map cache; /* module address -> index of the cached answer */
+};
+
+/*
+ * Opens the module for path (the binary lookup of debug_find.h, or the
+ * program itself when is_main and o->program is set). Never fails: a
+ * missing file gives usable = 0 and one warning.
+ */
+struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
+				 const char *mappath, const char *filepath, int is_main);
+void jh_module_close(struct jh_module *m);
+
+/*
+ * The load bias of mapping map (an executable mapping of m's file):
+ * module address = pc - bias. Returns 0, or -1 when no executable PT_LOAD of
+ * the file matches the mapping's offset and size (the file on disk is not
+ * the one that ran); the first such mismatch is warned about.
+ */
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *bias);
+
+#endif

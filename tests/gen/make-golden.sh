@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# make-golden.sh - regenerates testdata/golden/: builds the fixture programs, profiles them
+# under Debian's libjemalloc2 with several MALLOC_CONF settings, turns every dump into a
+# ClickHouse-style .symbolized file with ../shared/tools/make_symbolized.py, and records
+# jeprof's output for a matrix of option sets.
+#
+# Layout of testdata/golden/<case>/:
+#   after.heap, before.heap          raw dumps (reference; raw-dump tests)
+#   *.heap.symbolized                what jeheap reads (make_symbolized.py output, verbatim)
+#   *.jeprof-view.symbolized         what jeprof read: the same file with every libjemalloc
+#                                    frame renamed 'malloc' (tests/gen/alloc_view.py), so that
+#                                    jeprof's output has the allocator frames removed correctly
+#   cmd                              NAME<TAB>KIND<TAB>jeheap args... (run inside the case dir)
+#   expected/NAME.out [NAME.err]     expected stdout [stderr lines that must appear]
+# KIND: exact (byte-for-byte), sorted (collapsed: jeprof's lines sorted with LC_ALL=C),
+# dot (node lines byte-exact, edges as a multiset), callgrind (records as a multiset),
+# fails (must exit non-zero), derived (expected written from jeprof outputs by a rule stated
+# in tests/cases/golden_symbolized.sh, compared byte-for-byte).
+#
+# Usage: tests/gen/make-golden.sh [case...]      (needs jeprof, libjemalloc2, gcc, clang)
+set -euo pipefail
+export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+for SHARED in ${JH_SHARED:-} "$ROOT/../shared" "$ROOT/../../shared"; do
+  [ -f "$SHARED/tools/make_symbolized.py" ] && break
+done
+MKSYM=$SHARED/tools/make_symbolized.py
+JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
+GEN=$ROOT/tests/gen
+PROG=$ROOT/tests/fixtures/prog
+OUT=$ROOT/testdata/golden
+WORK=/tmp/jeheap-golden          # fixed path: it is the binary= line of every .symbolized
+BIN=$WORK/bin
+
+for t in jeprof gcc g++ clang python3 addr2line readelf setarch; do
+  command -v $t >/dev/null || { echo "make-golden.sh: $t is missing" >&2; exit 1; }
+done
+[ -f "$JE" ] && [ -f "$MKSYM" ] || { echo "make-golden.sh: need $JE and $MKSYM" >&2; exit 1; }
+
+build() {
+  rm -rf "$BIN"; mkdir -p "$BIN"
+  local rp='-Wl,-rpath,$ORIGIN'
+  gcc -g -O2 -fPIC -shared -o "$BIN/libjhalloc.so" "$PROG/jhlib.c"
+  gcc -g -O2 -pthread -o "$BIN/mt" "$PROG/mt.c" -L"$BIN" -ljhalloc "$rp" -ldl
+  clang -g -O2 -pthread -o "$BIN/mt-clang" "$PROG/mt.c" -L"$BIN" -ljhalloc "$rp" -ldl
+  g++ -g -O2 -pthread -o "$BIN/cxx" "$PROG/cxx.cpp" -ldl
+}
+
+# profile BINARY CONF DIR [extra args]: writes DIR/before.heap and DIR/after.heap
+profile() {
+  local bin=$1 conf=$2 dir=$3; shift 3
+  rm -f "$dir"/*.heap
+  LD_PRELOAD=$JE MALLOC_CONF="prof:true,prof_final:true,prof_prefix:$dir/final,$conf" \
+    "$bin" "$dir/before.heap" "$dir/after.heap" "$@"
+  rm -f "$dir"/final.*.heap
+  [ -s "$dir/after.heap" ] || { echo "make-golden.sh: no dump from $bin ($conf)" >&2; exit 1; }
+}
+
+# symbolize DIR NAME BINARY: NAME.heap -> NAME.heap.symbolized + NAME.jeprof-view.symbolized
+symbolize() {
+  python3 "$MKSYM" "$1/$2.heap" "$3" > "$1/$2.heap.symbolized"
+  python3 "$GEN/alloc_view.py" "$1/$2.heap.symbolized" > "$1/$2.jeprof-view.symbolized"
+}
+
+# jeprof's input for a jeheap argument list: *.heap.symbolized -> *.jeprof-view.symbolized
+to_view() {
+  local a
+  for a in "$@"; do printf '%s\n' "${a//.heap.symbolized/.jeprof-view.symbolized}"; done
+}
+
+# record DIR NAME KIND ARGS...: runs jeprof, stores expected/NAME.out (+ .err), appends to cmd
+record() {
+  local dir=$1 name=$2 kind=$3; shift 3
+  local -a vargs; mapfile -t vargs < <(to_view "$@")
+  local rc=0
+  (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2> "expected/$name.err.raw") || rc=$?
+  grep -v -e '^Using local file ' "$dir/expected/$name.err.raw" | sed 's/jeprof-view/heap/g' \
+    > "$dir/expected/$name.err" || true
+  rm -f "$dir/expected/$name.err.raw"
+  # jeprof refusing (e.g. dot's "No nodes to print" when every value is 0) is recorded as
+  # kind 'fails': jeheap must exit non-zero with no stdout; .err keeps jeprof's message
+  [ $rc -ne 0 ] && [ "$kind" = dot ] && [ ! -s "$dir/expected/$name.out" ] && kind=fails
+  if [ "$kind" = fails ]; then
+    [ $rc -ne 0 ] || { echo "make-golden.sh: $name: jeprof did not fail" >&2; exit 1; }
+  else
+    [ $rc -eq 0 ] || { echo "make-golden.sh: $name: jeprof exited $rc" >&2; cat "$dir/expected/$name.err"; exit 1; }
+    # stderr is kept only where it says something (dot's "Dropping nodes ..." line)
+    [ "$kind" = dot ] && [ -s "$dir/expected/$name.err" ] || rm -f "$dir/expected/$name.err"
+  fi
+  case $kind in
+    sorted) sort -o "$dir/expected/$name.out" "$dir/expected/$name.out" ;;
+    dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}" ;;
+  esac
+  [ "$kind" = fails ] && : > "$dir/expected/$name.out"
+  # jeprof's dot/raw titles carry the binary= name, identical in both files
+  local IFS=$'\t'
+  printf '%s\t%s\t%s\n' "$name" "$kind" "$*" >> "$dir/cmd"
+}
+
+# alternatives DIR NAME KIND ARGS...: jeprof breaks ties in Perl hash order, and with
+# --maxdegree/--nodecount limits the tie order decides which edges survive. Run it with
+# other hash seeds; every normalised answer that differs is stored as NAME.altN.out and
+# accepted too (jeheap must print one of jeprof's possible answers).
+alternatives() {
+  local dir=$1 name=$2 kind=$3; shift 3
+  local seed n=0 f
+  python3 "$GEN/normalize.py" "$kind" < "$dir/expected/$name.out" > "$WORK/alt.0"
+  for seed in 1 2 3 4 5 6 7 8; do
+    (cd "$dir" && PERL_HASH_SEED=$seed jeprof "$@" 2>/dev/null) > "$WORK/alt.out" || true
+    python3 "$GEN/normalize.py" "$kind" < "$WORK/alt.out" > "$WORK/alt.n"
+    local seen=0
+    for f in "$WORK"/alt.[0-9]*; do cmp -s "$f" "$WORK/alt.n" && seen=1; done
+    if [ $seen = 0 ]; then
+      n=$((n + 1)); cp "$WORK/alt.n" "$WORK/alt.$n"
+      cp "$WORK/alt.out" "$dir/expected/$name.alt$n.out"
+    fi
+  done
+  rm -f "$WORK"/alt.*
+}
+
+# derived_base_collapsed DIR NAME BEFORE AFTER [ARGS...]: two-column --collapsed --base
+derived_base_collapsed() {
+  local dir=$1 name=$2 before=$3 after=$4; shift 4
+  local b a
+  b=$(to_view "$before"); a=$(to_view "$after")
+  (cd "$dir" && jeprof --collapsed "$@" "$b" > "$WORK/b.col" 2>/dev/null &&
+                jeprof --collapsed "$@" "$a" > "$WORK/a.col" 2>/dev/null)
+  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$dir/expected/$name.out"
+  local IFS=$'\t'
+  printf '%s\t%s\t%s\n' "$name" derived "--collapsed${*:+$IFS$*}$IFS--base=$before$IFS$after" >> "$dir/cmd"
+}
+
+# The option matrix shared by every case. FOCUS IGNORE RETAIN EXCLUDE are per program.
+matrix() {
+  local d=$1 in=after.heap.symbolized base=before.heap.symbolized
+  local focus=$2 ignore=$3 retain=$4 exclude=$5 threads=$6
+  record $d text exact --text $in
+  record $d text.show_bytes exact --text --show_bytes $in
+  for v in inuse_objects alloc_space alloc_objects; do
+    record $d text.$v exact --text --$v $in
+    record $d text.$v.show_bytes exact --text --$v --show_bytes $in
+  done
+  record $d text.inuse_space.show_bytes exact --text --inuse_space --show_bytes $in
+  record $d text.cum exact --text --cum $in
+  record $d text.cum.show_bytes exact --text --cum --show_bytes $in
+  record $d text.functions exact --text --functions $in
+  record $d text.files exact --text --files $in
+  record $d text.addresses.show_bytes exact --text --addresses --show_bytes $in
+  record $d text.lines fails --text --lines $in
+  record $d text.nodecount=3 exact --text --nodecount=3 --nodefraction=0.5 $in
+  record $d text.focus exact --text --show_bytes "--focus=$focus" $in
+  record $d text.ignore exact --text --show_bytes "--ignore=$ignore" $in
+  record $d text.retain exact --text --show_bytes "--retain=$retain" $in
+  record $d text.exclude exact --text --show_bytes "--exclude=$exclude" $in
+  record $d text.focus.ignore exact --text "--focus=$focus" "--ignore=$ignore" $in
+  record $d text.focus.alloc_objects exact --text --alloc_objects "--focus=$focus" $in
+  record $d text.thread=all exact --text "--thread=*" $in
+  record $d text.thread=all.alloc_space.show_bytes exact --text --alloc_space --show_bytes "--thread=*" $in
+  for t in $threads; do
+    record $d text.thread=$t.show_bytes exact --text --show_bytes --thread=$t $in
+  done
+  record $d text.thread=99 exact --text --thread=99 $in
+  record $d collapsed sorted --collapsed $in
+  record $d collapsed.inuse_objects sorted --collapsed --inuse_objects $in
+  record $d collapsed.alloc_space sorted --collapsed --alloc_space $in
+  record $d collapsed.alloc_objects sorted --collapsed --alloc_objects $in
+  record $d collapsed.focus sorted --collapsed "--focus=$focus" $in
+  record $d collapsed.exclude sorted --collapsed "--exclude=$exclude" $in
+  record $d collapsed.thread=1 sorted --collapsed --thread=1 $in
+  record $d dot dot --dot $in
+  record $d dot.show_bytes dot --dot --show_bytes $in
+  record $d dot.inuse_objects dot --dot --inuse_objects $in
+  record $d dot.alloc_space dot --dot --alloc_space $in
+  record $d dot.nodecount=5 dot --dot --nodecount=5 $in
+  record $d dot.fractions=0 dot --dot --nodefraction=0 --edgefraction=0 $in
+  record $d dot.maxdegree=1 dot --dot --maxdegree=1 --nodefraction=0 --edgefraction=0 $in
+  record $d dot.focus dot --dot "--focus=$focus" $in
+  record $d dot.heapcheck dot --dot --heapcheck $in
+  record $d callgrind callgrind --callgrind $in
+  record $d callgrind.alloc_objects callgrind --callgrind --alloc_objects $in
+  # two dumps of one run (same load addresses): jeprof's --base is right here
+  record $d base.text exact --text --base=$base $in
+  record $d base.text.show_bytes exact --text --show_bytes --base=$base $in
+  record $d base.text.alloc_space.show_bytes exact --text --alloc_space --show_bytes --base=$base $in
+  record $d base.text.inuse_objects exact --text --inuse_objects --base=$base $in
+  record $d base.text.drop_negative exact --text --show_bytes --drop_negative --base=$base $in
+  record $d base.reverse.text.show_bytes exact --text --show_bytes --base=$in $base
+  record $d base.reverse.text.drop_negative exact --text --show_bytes --drop_negative --base=$in $base
+  record $d base.dot dot --dot --show_bytes --base=$base $in
+  record $d sum.text.show_bytes exact --text --show_bytes $base $in
+  derived_base_collapsed $d base.collapsed $base $in
+  derived_base_collapsed $d base.collapsed.alloc_objects $base $in --alloc_objects
+}
+
+# one_case NAME BINARY CONF FOCUS IGNORE RETAIN EXCLUDE THREADS
+one_case() {
+  local name=$1 bin=$BIN/$2 conf=$3; shift 3
+  local d=$OUT/$name
+  echo "== $name ($conf)" >&2
+  rm -rf "$d"; mkdir -p "$d/expected"
+  profile "$bin" "$conf" "$d"
+  symbolize "$d" before "$bin"; symbolize "$d" after "$bin"
+  { echo "# made by tests/gen/make-golden.sh from $(basename "$bin") with MALLOC_CONF=$conf"
+    echo "# expected/NAME.out = jeprof (5.3.0, PERL_HASH_SEED=0) with these args on *.jeprof-view.symbolized"
+  } > "$d/cmd"
+  matrix "$d" "$@"
+}
+
+# Cross-run --base: two runs of mt (different load addresses under ASLR), the second one
+# allocating 250 more 4 KiB blocks in grow_site.  jeprof subtracts by address and prints
+# nonsense here.  The expected output comes from jeprof on an identical pair of runs made
+# with ASLR off (setarch -R: same addresses, so jeprof's address-keyed subtraction is
+# right); the script checks that each ASLR run gives the same single-profile output as its
+# no-ASLR twin, so the twins' diff is the correct diff of the ASLR runs.
+crossrun_case() {
+  local d=$OUT/crossrun conf="lg_prof_sample:0,prof_accum:true" r
+  echo "== crossrun ($conf)" >&2
+  rm -rf "$d"; mkdir -p "$d/expected" "$WORK/twin"
+  for r in 1 2; do
+    profile "$BIN/mt" "$conf" "$WORK" $r
+    mv "$WORK/after.heap" "$d/run$r.heap"
+    symbolize "$d" run$r "$BIN/mt"
+    setarch "$(uname -m)" -R bash -c "$(declare -f profile); JE=$JE; profile $BIN/mt $conf $WORK/twin $r"
+    mv "$WORK/twin/after.heap" "$WORK/twin/run$r.heap"
+    symbolize "$WORK/twin" run$r "$BIN/mt"
+    for opt in --show_bytes --alloc_objects; do
+      cmp <(jeprof --text $opt "$d/run$r.jeprof-view.symbolized" 2>/dev/null) \
+          <(jeprof --text $opt "$WORK/twin/run$r.jeprof-view.symbolized" 2>/dev/null) ||
+        { echo "make-golden.sh: run $r differs from its no-ASLR twin" >&2; exit 1; }
+    done
+  done
+  rm -f "$WORK"/*.heap "$WORK"/twin/*.heap
+  local m1 m2
+  m1=$(grep -m1 ' /tmp/jeheap-golden/bin/mt$' "$d/run1.heap" | cut -d- -f1)
+  m2=$(grep -m1 ' /tmp/jeheap-golden/bin/mt$' "$d/run2.heap" | cut -d- -f1)
+  [ "$m1" != "$m2" ] || { echo "make-golden.sh: both runs loaded mt at $m1 (ASLR off?)" >&2; exit 1; }
+  { echo "# made by tests/gen/make-golden.sh: two ASLR runs of mt (run2: grow_site x2), MALLOC_CONF=$conf"
+    echo "# derived: expected = jeprof on a no-ASLR twin pair of the same runs (see golden_symbolized.sh)"
+  } > "$d/cmd"
+  local opts name
+  for opts in "--text" "--text --show_bytes" "--text --inuse_objects" \
+              "--text --alloc_space --show_bytes" "--text --show_bytes --drop_negative" \
+              "--text --show_bytes --focus=grow_site"; do
+    name=base${opts//--/.}; name=${name// /}
+    # shellcheck disable=SC2086
+    (cd "$WORK/twin" && jeprof $opts --base=run1.jeprof-view.symbolized run2.jeprof-view.symbolized \
+       > "$d/expected/$name.out" 2>/dev/null)
+    printf '%s\tderived\t%s\t--base=run1.heap.symbolized\trun2.heap.symbolized\n' \
+      "$name" "${opts// /$'\t'}" >> "$d/cmd"
+  done
+  # reversed: run1 - run2 = -grow_site
+  (cd "$WORK/twin" && jeprof --text --show_bytes --base=run2.jeprof-view.symbolized run1.jeprof-view.symbolized \
+     > "$d/expected/base.reverse.text.show_bytes.out" 2>/dev/null)
+  printf 'base.reverse.text.show_bytes\tderived\t--text\t--show_bytes\t--base=run2.heap.symbolized\trun1.heap.symbolized\n' >> "$d/cmd"
+  (cd "$WORK/twin" && jeprof --collapsed run1.jeprof-view.symbolized > "$WORK/b.col" 2>/dev/null &&
+                      jeprof --collapsed run2.jeprof-view.symbolized > "$WORK/a.col" 2>/dev/null)
+  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$d/expected/base.collapsed.out"
+  printf 'base.collapsed\tderived\t--collapsed\t--base=run1.heap.symbolized\trun2.heap.symbolized\n' >> "$d/cmd"
+}
+
+build
+want() { [ ${#CASES[@]} -eq 0 ] || [[ " ${CASES[*]} " == *" $1 "* ]]; }
+CASES=("$@")
+mkdir -p "$OUT"
+MT=("recurse" "worker" "leaf_alloc|main|worker" "inl_|small_" "0 1 2 3")
+CX=("ns::" "std::vector" "main|ns::|_start" "std::" "0 1")
+want mt-s0-accum         && one_case mt-s0-accum mt "lg_prof_sample:0,prof_accum:true" "${MT[@]}"
+want mt-s12              && one_case mt-s12 mt "lg_prof_sample:12" "${MT[@]}"
+want mt-s19-accum        && one_case mt-s19-accum mt "prof_accum:true" "${MT[@]}"
+want mt-s12-nounbias     && one_case mt-s12-nounbias mt "lg_prof_sample:12,prof_unbias:false,prof_accum:true" "${MT[@]}"
+want mtclang-s12-accum   && one_case mtclang-s12-accum mt-clang "lg_prof_sample:12,prof_accum:true" "${MT[@]}"
+want cxx-s0-accum        && one_case cxx-s0-accum cxx "lg_prof_sample:0,prof_accum:true" "${CX[@]}"
+want cxx-s12             && one_case cxx-s12 cxx "lg_prof_sample:12" "${CX[@]}"
+want crossrun            && crossrun_case
+# the binaries the raw dumps came from (their MAPPED_LIBRARIES name /tmp/jeheap-golden/bin/*),
+# for raw-dump tests: xz -dc testdata/golden/bin/mt.xz > mt
+if [ ${#CASES[@]} -eq 0 ]; then
+  mkdir -p "$OUT/bin"
+  for f in mt mt-clang cxx libjhalloc.so; do xz -9 -c "$BIN/$f" > "$OUT/bin/$f.xz"; done
+fi
+du -sh "$OUT" >&2

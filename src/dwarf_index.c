@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "dwarf_lines.h"
+#include "dwarf_ranges.h"
 #include "dwarf_scan.h"
 #include "dwarf_sched.h"
 
@@ -54,6 +55,7 @@ struct jh_cu {
 struct jh_dwarf {
 	const struct jh_sections *main, *alt;
 	const struct jh_section *info, *abbrev, *line, *alt_info, *alt_str;
+	const struct jh_section *rnglists, *ranges_sec, *addr; /* for our own range reader */
 	struct jh_cu *cus;
 	size_t ncus, acus;
 	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
@@ -407,66 +409,106 @@ static void range_add(struct rangevec *rv, uint64_t lo, uint64_t hi, uint64_t id
 	rv->v[rv->n++] = (struct jh_sched_range){lo, hi, id};
 }
 
-static void ranges_attr(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute a, int version,
-			uint64_t cu_base, struct rangevec *rv, uint64_t id)
+/* What our range reader needs to know about a unit. */
+struct unit_info {
+	unsigned version;
+	uint64_t cu_base;
+	struct jh_dwarf_addrctx addr;
+	int has_rl_base;
+	uint64_t rl_base;
+};
+
+static void unit_info_init(struct unit_info *u, const struct jh_dwarf *dw, const struct jh_scan *s,
+			   const struct jh_scan_die *cu, uint64_t cu_base)
 {
-	Dwarf_Error err = NULL;
-	Dwarf_Half form = 0;
-	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
-		return;
-	uint64_t v = 0;
-	if (form == DW_FORM_sec_offset) {
-		Dwarf_Off o = 0;
-		if (!chk(dbg, dwarf_global_formref(a, &o, &err), &err))
-			return;
-		v = o;
-	} else if (!attr_udata(dbg, a, &v)) {
-		return;
+	memset(u, 0, sizeof(*u));
+	u->version = s->version;
+	u->cu_base = cu_base;
+	u->addr.addr_size = s->addr_size;
+	u->addr.offsz = s->offsz;
+	if (cu->has_addr_base && dw->addr && dw->addr->data) { /* else every index fails, as in llvm */
+		u->addr.addr = dw->addr->data;
+		u->addr.addr_size_sec = dw->addr->size;
+		u->addr.addr_base = cu->addr_base;
 	}
-	if (version >= 5) {
-		Dwarf_Rnglists_Head head = NULL;
-		Dwarf_Unsigned count = 0, goff = 0;
-		if (!chk(dbg, dwarf_rnglists_get_rle_head(a, form, v, &head, &count, &goff, &err), &err))
-			return;
-		for (Dwarf_Unsigned i = 0; i < count; i++) {
-			unsigned len = 0, code = 0;
-			Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
-			Dwarf_Bool unavail = 0;
-			if (!chk(dbg, dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavail,
-									 &c1, &c2, &err), &err))
-				break;
-			if (unavail || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
-			    code == DW_RLE_base_addressx)
-				continue;
-			range_add(rv, c1, c2, id);
-		}
-		dwarf_dealloc_rnglists_head(head);
-		return;
+	u->has_rl_base = cu->has_rnglists_base;
+	u->rl_base = cu->rnglists_base;
+}
+
+struct range_sink {
+	struct rangevec *rv;
+	uint64_t id;
+};
+
+static void range_sink_add(void *ctx, uint64_t lo, uint64_t hi)
+{
+	struct range_sink *k = ctx;
+	range_add(k->rv, lo, hi, k->id);
+}
+
+/* A DW_AT_ranges list (form, value) with our own readers. */
+static void list_ranges(const struct jh_dwarf *dw, const struct unit_info *u, unsigned form,
+			uint64_t value, struct rangevec *rv, uint64_t id)
+{
+	struct range_sink k = {rv, id};
+	size_t r0 = rv->n;
+	int rc = -1;
+	if (u->version >= 5) {
+		const struct jh_section *rl = dw->rnglists;
+		uint64_t off = value;
+		if (rl && rl->data &&
+		    (form != DW_FORM_rnglistx ||
+		     (u->has_rl_base &&
+		      jh_rnglistx_offset(rl->data, rl->size, u->rl_base, value, u->addr.offsz, &off) == 0)))
+			rc = jh_rnglist_read(rl->data, rl->size, off, &u->addr, u->cu_base, range_sink_add, &k);
+	} else if (dw->ranges_sec && dw->ranges_sec->data) {
+		rc = jh_ranges_read(dw->ranges_sec->data, dw->ranges_sec->size, value, u->addr.addr_size,
+				    u->cu_base, range_sink_add, &k);
 	}
-	Dwarf_Ranges *r = NULL;
-	Dwarf_Signed n = 0;
-	Dwarf_Unsigned bytes = 0;
-	Dwarf_Off real = 0;
-	if (!chk(dbg, dwarf_get_ranges_b(dbg, v, die, &real, &r, &n, &bytes, &err), &err))
-		return;
-	uint64_t base = cu_base;
-	for (Dwarf_Signed i = 0; i < n; i++) {
-		if (r[i].dwr_type == DW_RANGES_END)
-			break;
-		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = r[i].dwr_addr2;
-		else
-			range_add(rv, r[i].dwr_addr1 + base, r[i].dwr_addr2 + base, id);
+	if (rc != 0)
+		rv->n = r0; /* llvm drops a list it cannot read */
+}
+
+/* die_ranges for a scanned DIE (nothing from libdwarf). */
+static void scan_ranges(const struct jh_dwarf *dw, const struct unit_info *u,
+			const struct jh_scan_die *d, struct rangevec *rv, uint64_t id)
+{
+	uint64_t lo = d->lo, hi = d->hi;
+	int lo_ok = d->lo_kind == 1 || (d->lo_kind == 2 && jh_dwarf_addrx(&u->addr, d->lo, &lo) == 0);
+	int hi_ok = d->hi_kind == 1 || d->hi_kind == 2 ||
+		    (d->hi_kind == 4 && jh_dwarf_addrx(&u->addr, d->hi, &hi) == 0);
+	if (lo_ok && hi_ok)
+		range_add(rv, lo, d->hi_kind == 2 ? lo + hi : hi, id);
+	else if (d->has_ranges)
+		list_ranges(dw, u, d->ranges_form, d->ranges, rv, id);
+}
+
+/* The unit DIE read with the scanner: unit_info, and its DIE. 0 or -1. */
+static int unit_info_scan(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
+			  struct unit_info *u, struct jh_scan_die *d)
+{
+	struct jh_scan s;
+	if (!dw->abbrev || !dw->abbrev->data ||
+	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
+			 cu_off) != 0)
+		return -1;
+	int rc = -1;
+	if (jh_scan_next(&s, d) == 1 && d->tag != 0) {
+		unit_info_init(u, dw, &s, d, cu_base);
+		rc = 0;
 	}
-	dwarf_ranges_dealloc(dbg, r, n);
+	jh_scan_close(&s);
+	return rc;
 }
 
 /*
  * A DIE's code ranges (llvm's rule: low_pc/high_pc, else DW_AT_ranges).
- * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist.
+ * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist;
+ * lists are read by our own readers (u NULL: the unit is unreadable, lists
+ * are ignored), never by libdwarf, which crashes on some corrupt ones.
  */
-static void die_ranges(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
-		       struct rangevec *rv, uint64_t id)
+static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die die,
+		       const struct unit_info *u, struct rangevec *rv, uint64_t id)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Addr lo = 0, hi = 0;
@@ -479,13 +521,23 @@ static void die_ranges(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_
 			return;
 		}
 	}
-	if (!chk(dbg, dwarf_hasattr(die, DW_AT_ranges, &has, &err), &err) || !has)
+	if (!u || !chk(dbg, dwarf_hasattr(die, DW_AT_ranges, &has, &err), &err) || !has)
 		return;
 	Dwarf_Attribute a = NULL;
-	if (chk(dbg, dwarf_attr(die, DW_AT_ranges, &a, &err), &err)) {
-		ranges_attr(dbg, die, a, version, cu_base, rv, id);
-		dwarf_dealloc_attribute(a);
+	if (!chk(dbg, dwarf_attr(die, DW_AT_ranges, &a, &err), &err))
+		return;
+	uint64_t v = 0;
+	int ok = chk(dbg, dwarf_whatform(a, &form, &err), &err);
+	if (ok && form == DW_FORM_sec_offset) {
+		Dwarf_Off o = 0;
+		ok = chk(dbg, dwarf_global_formref(a, &o, &err), &err);
+		v = o;
+	} else if (ok) {
+		ok = attr_udata(dbg, a, &v);
 	}
+	dwarf_dealloc_attribute(a);
+	if (ok)
+		list_ranges(dw, u, form, v, rv, id);
 }
 
 /* An unsigned attribute (implicit_const too), 0 if absent. */
@@ -571,8 +623,8 @@ static int covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
  * a concrete subprogram can nest there (local classes, lambdas) with code
  * elsewhere.
  */
-static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_base,
-		    const uint64_t *qa, size_t nq, struct cu_tables *t)
+static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
+		    const struct unit_info *u, const uint64_t *qa, size_t nq, struct cu_tables *t)
 {
 	struct frame {
 		Dwarf_Die die;
@@ -596,7 +648,7 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 			skip = 1;
 		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
 			size_t r0 = t->rv.n, hot = 0;
-			die_ranges(dbg, die, version, cu_base, &t->rv, t->nnodes);
+			die_ranges(dbg, dw, die, u, &t->rv, t->nnodes);
 			int has_code = t->rv.n > r0;
 			for (size_t r = r0; r < t->rv.n && !hot; r++)
 				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
@@ -635,13 +687,13 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 }
 
 /*
- * walk_cu's job done with our own scanner (dwarf_scan.c): libdwarf is only
- * asked for the ranges of DIEs with DW_AT_ranges or indexed addresses.
+ * walk_cu's job done with our own scanner (dwarf_scan.c) and range readers
+ * (dwarf_ranges.c): no libdwarf call at all.
  * Returns -1 if the scanner meets something it does not know (the caller
  * then starts over with walk_cu).
  */
-static int walk_cu_fast(Dwarf_Debug dbg, const struct jh_dwarf *dw, uint64_t cu_off, int version,
-			uint64_t cu_base, const uint64_t *qa, size_t nq, struct cu_tables *t)
+static int walk_cu_fast(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
+			const uint64_t *qa, size_t nq, struct cu_tables *t)
 {
 	struct jh_scan s;
 	if (!dw->abbrev || !dw->abbrev->data ||
@@ -657,6 +709,8 @@ static int walk_cu_fast(Dwarf_Debug dbg, const struct jh_dwarf *dw, uint64_t cu_
 	int ok = 0;
 	if (jh_scan_next(&s, &d) != 1 || d.tag == 0)
 		goto out;
+	struct unit_info u;
+	unit_info_init(&u, dw, &s, &d, cu_base);
 	if (d.has_children) {
 		JH_GROW(st, 1, ast);
 		st[nst++] = (struct level){-1, 0};
@@ -675,16 +729,7 @@ static int walk_cu_fast(Dwarf_Debug dbg, const struct jh_dwarf *dw, uint64_t cu_
 			skip = 1;
 		} else if (inl || d.tag == DW_TAG_subprogram) {
 			size_t r0 = t->rv.n, hot = 0;
-			if (d.lo_kind == 1 && (d.hi_kind == 1 || d.hi_kind == 2)) {
-				range_add(&t->rv, d.lo, d.hi_kind == 2 ? d.lo + d.hi : d.hi, t->nnodes);
-			} else if (d.lo_kind == 2 || d.has_ranges || d.hi_kind == 3) {
-				Dwarf_Die die = NULL;
-				Dwarf_Error err = NULL;
-				if (!chk(dbg, dwarf_offdie_b(dbg, d.off, 1, &die, &err), &err))
-					goto out;
-				die_ranges(dbg, die, version, cu_base, &t->rv, t->nnodes);
-				dwarf_dealloc_die(die);
-			}
+			scan_ranges(dw, &u, &d, &t->rv, t->nnodes);
 			int has_code = t->rv.n > r0;
 			for (size_t r = r0; r < t->rv.n && !hot; r++)
 				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
@@ -776,8 +821,8 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 		k->failed = 1;
 		return;
 	}
-	Dwarf_Half version = 0, offsz = 0;
-	dwarf_get_version_of_die(cudie, &version, &offsz);
+	struct unit_info u;
+	struct jh_scan_die cd;
 	Dwarf_Addr cu_base = 0;
 	if (!chk(dbg, dwarf_lowpc(cudie, &cu_base, &err), &err))
 		cu_base = 0;
@@ -809,13 +854,14 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
 	if (dw->walk == 'l' ||
-	    walk_cu_fast(dbg, dw, dw->cus[k->cu].hdr_off, version, cu_base, addrs, nq, &t) != 0) {
+	    walk_cu_fast(dw, dw->cus[k->cu].hdr_off, cu_base, addrs, nq, &t) != 0) {
 		t.nnodes = 0;
 		t.rv.n = 0;
 		if (dw->walk == 'f')
 			k->failed = 1; /* test mode: the scanner must cope alone */
 		else
-			walk_cu(dbg, cudie, version, cu_base, addrs, nq, &t);
+			walk_cu(dbg, dw, cudie, unit_info_scan(dw, dw->cus[k->cu].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				addrs, nq, &t);
 	}
 	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
@@ -882,7 +928,12 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
-					die_ranges(dbg, cudie, ver, base, &rv, off);
+					struct unit_info u;
+					struct jh_scan_die cd;
+					if (unit_info_scan(dw, off, base, &u, &cd) == 0)
+						scan_ranges(dw, &u, &cd, &rv, off);
+					else
+						die_ranges(dbg, dw, cudie, NULL, &rv, off);
 				}
 			}
 			dwarf_dealloc_die(cudie);
@@ -932,6 +983,9 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	dw->info = jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
 	dw->abbrev = jh_sections_find(main, ".debug_abbrev");
+	dw->rnglists = jh_sections_find(main, ".debug_rnglists");
+	dw->ranges_sec = jh_sections_find(main, ".debug_ranges");
+	dw->addr = jh_sections_find(main, ".debug_addr");
 	if (alt) {
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");

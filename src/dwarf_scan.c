@@ -26,7 +26,9 @@ struct jh_abbrev {
 enum {
 	TAG_subprogram = 0x2e, TAG_inlined = 0x1d,
 	AT_sibling = 0x01, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_ranges = 0x55,
-	AT_call_file = 0x58, AT_call_line = 0x59,
+	AT_call_file = 0x58, AT_call_line = 0x59, AT_addr_base = 0x73, AT_rnglists_base = 0x74,
+	AT_GNU_addr_base = 0x2133, AT_GNU_ranges_base = 0x2132,
+	TAG_compile_unit = 0x11, TAG_partial_unit = 0x3c,
 };
 
 static uint64_t rd(struct jh_scan *s, unsigned n)
@@ -188,6 +190,11 @@ static int is_addr_form(unsigned form)
 	return form == 0x01;
 }
 
+static int is_index_form(unsigned form)
+{
+	return form == 0x1b || (form >= 0x29 && form <= 0x2c) || form == 0x1f01;
+}
+
 static int is_const_form(unsigned form)
 {
 	return form == 0x0b || form == 0x05 || form == 0x06 || form == 0x07 || form == 0x0f ||
@@ -212,7 +219,8 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		return -1;
 	d->tag = a->tag;
 	d->has_children = a->children;
-	int sub = a->tag == TAG_subprogram || a->tag == TAG_inlined;
+	int sub = a->tag == TAG_subprogram || a->tag == TAG_inlined ||
+		  a->tag == TAG_compile_unit || a->tag == TAG_partial_unit;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct jh_scan_attr *at = &s->attrs[a->first + i];
 		uint64_t v;
@@ -236,15 +244,30 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 			continue;
 		switch (at->at) {
 		case AT_low_pc:
-			d->lo_kind = is_addr_form(form) ? 1 : 2;
+			d->lo_kind = is_addr_form(form) ? 1 : is_index_form(form) ? 2 : 3;
 			d->lo = v;
 			break;
 		case AT_high_pc:
-			d->hi_kind = is_addr_form(form) ? 1 : is_const_form(form) ? 2 : 3;
+			d->hi_kind = is_addr_form(form)    ? 1
+				     : is_const_form(form) ? 2
+				     : is_index_form(form) ? 4
+							   : 3;
 			d->hi = v;
 			break;
 		case AT_ranges:
 			d->has_ranges = 1;
+			d->ranges_form = form;
+			d->ranges = v;
+			break;
+		case AT_addr_base:
+		case AT_GNU_addr_base:
+			d->has_addr_base = 1;
+			d->addr_base = v;
+			break;
+		case AT_rnglists_base:
+		case AT_GNU_ranges_base:
+			d->has_rnglists_base = 1;
+			d->rnglists_base = v;
 			break;
 		case AT_call_file:
 			d->call_file = is_const_form(form) ? v : 0;

@@ -36,12 +36,17 @@ struct jh_scan_die {
 	unsigned tag;        /* 0 for the null entry that ends a sibling list */
 	int has_children;
 	uint64_t sibling;    /* global offset of DW_AT_sibling, 0 if none */
-	/* decoded for DW_TAG_subprogram / DW_TAG_inlined_subroutine only: */
-	int lo_kind;         /* 0 none, 1 address, 2 needs libdwarf (addrx...) */
-	int hi_kind;         /* 0 none, 1 address, 2 offset from low_pc, 3 other */
+	/* decoded for subprograms, inlined subroutines and the unit DIE only: */
+	int lo_kind;         /* 0 none, 1 address, 2 .debug_addr index, 3 other */
+	int hi_kind;         /* 0 none, 1 address, 2 offset from low_pc, 3 other, 4 index */
 	uint64_t lo, hi;
 	int has_ranges;
+	unsigned ranges_form;
+	uint64_t ranges;     /* DW_AT_ranges value (offset or rnglistx index) */
 	uint64_t call_file, call_line;
+	/* unit DIE: DW_AT_addr_base, DW_AT_rnglists_base (or GNU forms) */
+	int has_addr_base, has_rnglists_base;
+	uint64_t addr_base, rnglists_base;
 };
 
 /*

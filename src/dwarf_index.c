@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_batch.h"
 #include "dwarf_lines.h"
 #include "dwarf_walk.h"
 #include "dwarf_sched.h"
@@ -450,21 +451,6 @@ static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
 
-struct query {
-	uint64_t addr;
-	size_t idx;    /* position in the caller's array */
-	size_t cu;     /* index into dw->cus */
-	size_t first;  /* into the task's frames */
-	uint32_t n;
-};
-
-struct task {
-	size_t cu, q0, q1; /* queries [q0, q1) */
-	struct jh_dwarf_frame *frames;
-	size_t nframes, aframes;
-	int failed;
-};
-
 struct cu_tables {
 	struct jh_walk w;
 	struct jh_line_table lt;
@@ -556,20 +542,14 @@ static const char *file_name(struct handle *h, const struct cu_tables *t, uint64
 	return idx < (uint64_t)t->nfiles ? jh_intern(&h->strings, t->files[idx]) : NULL;
 }
 
-static void emit(struct task *k, const char *name, const char *file, uint32_t line)
-{
-	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
-}
-
-static void answer(struct handle *h, struct task *k, struct query *q, const struct cu_tables *t,
+static void answer(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *q, const struct cu_tables *t,
 		   uint64_t leaf)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			emit(k, NULL, file_name(h, t, row->file), row->line);
+			jh_batch_emit(k, NULL, file_name(h, t, row->file), row->line);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
@@ -583,16 +563,16 @@ static void answer(struct handle *h, struct task *k, struct query *q, const stru
 		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
 		const char *name = resolve_name(h, nd->die_off, 0);
 		if (j == 0) {
-			emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
+			jh_batch_emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
 		} else {
 			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
-			emit(k, name, file_name(h, t, in->call_file), in->call_line);
+			jh_batch_emit(k, name, file_name(h, t, in->call_file), in->call_line);
 		}
 	}
 	q->n = (uint32_t)n;
 }
 
-static void process_cu(struct handle *h, struct task *k, struct query *qs)
+static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *qs)
 {
 	struct jh_dwarf *dw = h->dw;
 	Dwarf_Debug dbg = h->dbg;
@@ -600,7 +580,7 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	Dwarf_Die cudie = NULL;
 	struct cu_tables t;
 	memset(&t, 0, sizeof(t));
-	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->cu].die_off, 1, &cudie, &err), &err)) {
+	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->unit].die_off, 1, &cudie, &err), &err)) {
 		k->failed = 1;
 		return;
 	}
@@ -637,14 +617,14 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
 	if (dw->walk == 'l' ||
-	    jh_walk_unit(&dw->secs, dw->cus[k->cu].hdr_off, cu_base, addrs, nq, &t.w) != 0) {
+	    jh_walk_unit(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, addrs, nq, &t.w) != 0) {
 		t.w.nnodes = 0;
 		t.w.rv.n = 0;
 		if (dw->walk == 'f')
 			k->failed = 1; /* test mode: the scanner must cope alone */
 		else
 			walk_cu(dbg, &dw->secs, cudie,
-				jh_unit_info_scan(&dw->secs, dw->cus[k->cu].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				jh_unit_info_scan(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
 				addrs, nq, &t.w);
 	}
 	dwarf_dealloc_die(cudie);
@@ -815,9 +795,7 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 
 struct run {
 	struct jh_dwarf *dw;
-	struct task *tasks;
-	size_t *order; /* biggest CU first, for balance across threads */
-	struct query *qs;
+	struct jh_batch b;
 };
 
 static void *worker_start(void *ctx)
@@ -828,35 +806,13 @@ static void *worker_start(void *ctx)
 static void worker_run(void *ctx, void *w, size_t i)
 {
 	struct run *r = ctx;
-	process_cu(w, &r->tasks[r->order[i]], r->qs);
+	process_cu(w, &r->b.tasks[r->b.order[i]], r->b.qs);
 }
 
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
 	handle_put(w);
-}
-
-static _Thread_local const struct run *order_ctx;
-
-static int cmp_task_size(const void *a, const void *b)
-{
-	const struct task *x = &order_ctx->tasks[*(const size_t *)a];
-	const struct task *y = &order_ctx->tasks[*(const size_t *)b];
-	uint64_t sx = order_ctx->dw->cus[x->cu].size, sy = order_ctx->dw->cus[y->cu].size;
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	return x->cu < y->cu ? -1 : x->cu > y->cu;
-}
-
-static int cmp_query(const void *a, const void *b)
-{
-	const struct query *x = a, *y = b;
-	if (x->cu != y->cu)
-		return x->cu < y->cu ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static int cmp_cu_off(const void *key, const void *elem)
@@ -869,52 +825,23 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
 		    struct jh_diag *d)
 {
-	struct query *qs = xmalloc(jh_st_mult(n + 1, sizeof(*qs)));
-	size_t nq = 0;
+	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
+	uint64_t *unit_size = xmalloc(jh_st_mult(dw->ncus + 1, sizeof(*unit_size)));
+	for (size_t i = 0; i < dw->ncus; i++)
+		unit_size[i] = dw->cus[i].size;
 	for (size_t i = 0; i < n; i++) {
-		ans[i] = (struct jh_dwarf_answer){0, 0};
 		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
 		const struct jh_cu *cu = off == UINT64_MAX ? NULL
 			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
-		if (cu)
-			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
+		unit_of[i] = cu ? (size_t)(cu - dw->cus) : SIZE_MAX;
 	}
-	jh_qsort(qs, nq, sizeof(*qs), cmp_query);
-	struct run r = {.dw = dw, .qs = qs};
-	size_t ntasks = 0;
-	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));
-	for (size_t i = 0; i < nq; i++) {
-		if (!ntasks || r.tasks[ntasks - 1].cu != qs[i].cu)
-			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
-		r.tasks[ntasks - 1].q1 = i + 1;
-	}
-	r.order = xmalloc(jh_st_mult(ntasks + 1, sizeof(*r.order)));
-	for (size_t k = 0; k < ntasks; k++)
-		r.order[k] = k;
-	order_ctx = &r;
-	jh_qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
+	struct run r = {.dw = dw};
+	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
+	free(unit_of);
+	free(unit_size);
+	size_t ntasks = r.b.ntasks;
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
-	free(r.order);
-
-	size_t total = 0, failed = 0;
-	for (size_t k = 0; k < ntasks; k++)
-		total += r.tasks[k].nframes;
-	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
-	size_t pos = 0;
-	for (size_t k = 0; k < ntasks; k++) {
-		struct task *t = &r.tasks[k];
-		failed += t->failed;
-		for (size_t i = t->q0; i < t->q1; i++)
-			ans[qs[i].idx] = (struct jh_dwarf_answer){(uint32_t)(pos + qs[i].first), qs[i].n};
-		if (t->nframes)
-			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
-		pos += t->nframes;
-		free(t->frames);
-	}
-	free(r.tasks);
-	free(qs);
-	*frames = out;
-	*nframes = total;
+	size_t failed = jh_batch_collect(&r.b, n, ans, frames, nframes);
 	if (failed)
 		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
 	if (ran < ntasks)

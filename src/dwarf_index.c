@@ -4,12 +4,18 @@
  * libdwarf reads our section store through dwarf_object_init_b (zero-copy,
  * compressed sections inflated by sections.c, .debug_loc/.debug_loclists
  * hidden). Every Dwarf_Debug is used by one thread at a time: handles sit in
- * a pool and a worker takes one for its whole run. Line rows come from our
- * own decoder (dwarf_lines.c); file names from dwarf_srcfiles. The rules for
- * picking CU, subroutine chain, names and rows follow llvm-symbolizer 14.
- * The alternate (dwz / .debug_sup) file has its own Dwarf_Debug; references
- * and strings in alt forms are routed to it by form, reading the raw value
- * bytes where libdwarf cannot (ref_sup4/8, strp_alt, strp_sup).
+ * a pool and a worker takes one for its whole run. libdwarf provides the CU
+ * list, aranges, file names (dwarf_srcfiles, serialized: static buffers)
+ * and names (abstract_origin/specification chains). The per-CU walk for
+ * covering subroutines uses our own scanner and range readers
+ * (dwarf_walk.c: libdwarf's Dwarf_Die per DIE was 3/4 of the time, and its
+ * rnglists reader crashes on corrupt input); libdwarf's tree walk remains
+ * as the fallback. Line rows come from our own decoder (dwarf_lines.c).
+ * The rules for picking CU, subroutine chain, names and rows follow
+ * llvm-symbolizer 14. The alternate (dwz / .debug_sup) file has its own
+ * Dwarf_Debug; references and strings in alt forms are routed to it by
+ * form, reading the raw value bytes where libdwarf cannot (ref_sup4/8,
+ * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
  */
 #include "dwarf_index.h"
 #include "dwarf_sanity.h"

@@ -18,7 +18,6 @@
  * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
  */
 #include "dwarf_index.h"
-#include "dwarf_sanity.h"
 
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
@@ -85,19 +84,16 @@ static void alloc_flag_once(void)
 
 /* ---- object access over jh_sections ---- */
 
-/* Location lists are never needed; a .debug_rnglists whose unit headers do
- * not fit its size is hidden too, because libdwarf 20210528 double-frees on
- * it (tests/fuzz/fuzz_elf.c): the CUs then lose their DW_AT_ranges only. */
-static int is_hidden(const struct obj_ctx *c, size_t i, const char *name)
+/*
+ * Hidden from libdwarf: location lists (never needed) and range lists, which
+ * jeheap reads itself (dwarf_ranges.c) because libdwarf 20210528's eager
+ * rnglists loader double-frees or crashes on corrupt input (fuzz_elf found
+ * inputs whose unit headers look sane, testdata/fuzz-regressions/elf/).
+ */
+static int is_hidden(const char *name)
 {
-	if (!strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists"))
-		return 1;
-	if (!strcmp(name, ".debug_rnglists")) {
-		const struct jh_section *sec = jh_sections_at(c->s, i);
-		return !sec || !jh_dwarf_units_fit(sec->data, sec->data ? sec->size : 0,
-						   !jh_sections_is_big_endian(c->s));
-	}
-	return 0;
+	return !strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists") ||
+	       !strcmp(name, ".debug_rnglists");
 }
 
 static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *ret, int *err)
@@ -111,7 +107,7 @@ static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *re
 	ret->addr = sec->addr;
 	ret->type = sec->type;
 	ret->size = sec->type == 8 /* SHT_NOBITS */ ? 0 : sec->size;
-	ret->name = i == 0 ? "" : is_hidden(c, i, sec->name) ? ".jeheap_hidden" : sec->name;
+	ret->name = i == 0 ? "" : is_hidden(sec->name) ? ".jeheap_hidden" : sec->name;
 	ret->link = sec->link;
 	ret->info = sec->info;
 	ret->entrysize = sec->entsize;

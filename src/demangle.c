@@ -7,7 +7,7 @@
  * not addr2line's. Very deep template names (boost, spirit) exceed the
  * default recursion limit and come back NULL: they are retried without it.
  */
-#include "demangle.h"
+#include "jh_demangle.h"
 
 #include <libiberty/demangle.h>
 #include <stdlib.h>

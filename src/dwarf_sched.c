@@ -3,7 +3,10 @@
  */
 #include "dwarf_sched.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "jeheap/base.h"
 
@@ -69,7 +72,7 @@ size_t jh_sched_disjoint(struct jh_sched_range *in, size_t n)
 		ep[ne++] = (struct endpoint){in[i].lo, in[i].key, 1};
 		ep[ne++] = (struct endpoint){in[i].hi, in[i].key, 0};
 	}
-	qsort(ep, ne, sizeof(*ep), cmp_endpoint);
+	jh_qsort(ep, ne, sizeof(*ep), cmp_endpoint);
 	struct kset valid = {NULL, 0, 0};
 	size_t out = 0;
 	uint64_t prev = UINT64_MAX;
@@ -146,7 +149,7 @@ static void heap_pop(struct jh_sched_range *h, size_t *n)
 void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, size_t na,
 		    uint64_t *out)
 {
-	qsort(r, n, sizeof(*r), cmp_lo);
+	jh_qsort(r, n, sizeof(*r), cmp_lo);
 	struct jh_sched_range *heap = xmalloc(jh_st_mult(n + 1, sizeof(*heap)));
 	size_t nh = 0, next = 0;
 	for (size_t q = 0; q < na; q++) {
@@ -158,4 +161,52 @@ void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, s
 		out[q] = nh ? heap[0].key : UINT64_MAX;
 	}
 	free(heap);
+}
+
+struct par {
+	size_t n;
+	void *ctx;
+	void *(*start)(void *);
+	void (*run)(void *, void *, size_t);
+	void (*stop)(void *, void *);
+	atomic_size_t next, done;
+};
+
+static void *par_worker(void *arg)
+{
+	struct par *p = arg;
+	void *w = p->start ? p->start(p->ctx) : p->ctx;
+	if (!w)
+		return NULL;
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		p->run(p->ctx, w, i);
+		atomic_fetch_add(&p->done, 1);
+	}
+	if (p->stop)
+		p->stop(p->ctx, w);
+	return NULL;
+}
+
+size_t jh_sched_parallel(size_t n, int jobs, void *ctx, void *(*start)(void *ctx),
+			 void (*run)(void *ctx, void *w, size_t i), void (*stop)(void *ctx, void *w))
+{
+	struct par p = {.n = n, .ctx = ctx, .start = start, .run = run, .stop = stop};
+	atomic_init(&p.next, 0);
+	atomic_init(&p.done, 0);
+	if (jobs <= 0)
+		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if ((size_t)jobs > n)
+		jobs = (int)n;
+	pthread_t th[64];
+	int started = 0;
+	for (int t = 1; t < jobs && t < 64; t++)
+		if (pthread_create(&th[started], NULL, par_worker, &p) == 0)
+			started++;
+	par_worker(&p);
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	return atomic_load(&p.done);
 }

@@ -30,4 +30,14 @@ uint64_t jh_sched_find(const struct jh_sched_range *r, size_t n, uint64_t addr);
 void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, size_t na,
 		    uint64_t *out);
 
+/*
+ * Runs run(ctx, w, i) for i in [0, n) on up to jobs threads (0 = all cores;
+ * the calling thread is one of them). Each thread first calls start(ctx) for
+ * its own state w (NULL: that thread takes no work) and ends with
+ * stop(ctx, w); start/stop may be NULL. Items are handed out in order.
+ * Returns how many items were run (< n only when every start failed).
+ */
+size_t jh_sched_parallel(size_t n, int jobs, void *ctx, void *(*start)(void *ctx),
+			 void (*run)(void *ctx, void *w, size_t i), void (*stop)(void *ctx, void *w));
+
 #endif

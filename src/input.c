@@ -10,7 +10,7 @@
 #include <zstd.h>
 
 #define JH_IN_CHUNK (256 * 1024)        /* compressed read size */
-#define JH_BUF_INIT (1024 * 1024)       /* decompressed window */
+#define JH_BUF_INIT (128 * 1024)        /* decompressed window (stays in L2) */
 #define JH_MAX_LINE (256UL * 1024 * 1024) /* a longer line is not a profile */
 
 enum jh_codec { JH_PLAIN, JH_GZIP, JH_ZSTD };
@@ -82,7 +82,7 @@ static struct jh_input *input_new(const char *name, size_t size)
 	in->rawcap = size < JH_IN_CHUNK ? (size < 4096 ? 4096 : size) : JH_IN_CHUNK;
 	in->raw = xmalloc(in->rawcap);
 	in->cap = size < JH_BUF_INIT / 4 ? 4096 : JH_BUF_INIT;
-	in->buf = xmalloc(in->cap + 1);
+	in->buf = xcalloc(1, in->cap + 1 + JH_INPUT_PAD);
 	return in;
 }
 
@@ -259,7 +259,8 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
 					   "line longer than %lu bytes", JH_MAX_LINE);
 		in->cap *= 2;
-		in->buf = xrealloc(in->buf, in->cap + 1);
+		in->buf = xrealloc(in->buf, in->cap + 1 + JH_INPUT_PAD);
+		memset(in->buf + in->end, 0, in->cap + 1 + JH_INPUT_PAD - in->end);
 	}
 	char *dst = in->buf + in->end;
 	size_t room = in->cap - in->end;
@@ -316,6 +317,7 @@ int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag 
 		in->lineno++;
 		while (n && s[n - 1] == '\r')
 			n--;
+		s[n] = 0;
 		*line = s;
 		*len = n;
 		return 1;

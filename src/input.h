@@ -13,6 +13,9 @@
 
 struct jh_input;
 
+/* Bytes after the end of every line that may be read (not written) safely. */
+#define JH_INPUT_PAD 16
+
 /* Opens path ("-" = stdin). Returns NULL with d set if it cannot be opened. */
 struct jh_input *jh_input_open(const char *path, struct jh_diag *d);
 /* Reads from data[0..n) (not copied: it must outlive the input); name is
@@ -22,7 +25,7 @@ void jh_input_close(struct jh_input *in);
 
 /*
  * Next line: returns 1 with *line and *len set (valid until the next call; the
- * byte at (*line)[*len] is writable scratch, not necessarily '\n'), 0 at end
+ * line is NUL-terminated: (*line)[*len] == 0), 0 at end
  * of input, -1 with d set on a read, decompression or NUL-byte error.
  */
 int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);

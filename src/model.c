@@ -232,27 +232,23 @@ static void threads_merge(struct jh_model *m)
 	}
 }
 
+/* A .symbolized file is analysed without its libraries: the allocator's
+ * shared library is recognised by its file name (the symbolizer checks for
+ * the mallctl export instead when it has the file). */
+static int allocator_library(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
+	       strstr(b, ".so");
+}
+
 /*
  * The mapping of an embedded-name pc, so that pcs of a library the file
  * cannot name ("??") still match across runs with --base: module = the
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
-/*
- * Whether a mapped library is the allocator's, for names from a .symbolized
- * file (the symbolizer decides by the ELF file itself: it exports mallctl).
- * The file may not exist here, so decide by name: libjemalloc*, libtcmalloc*.
- * Stripped shared jemalloc builds name their internals after the nearest
- * exported symbol (malloc_usable_size) or "??", which jeprof keeps on top
- * of every stack; jeheap drops every leading frame inside the library.
- */
-static int is_allocator_library(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	return !strncmp(base, "libjemalloc", 11) || !strncmp(base, "libtcmalloc", 11);
-}
-
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
 			    uint64_t pc, struct jh_symresult *r)
 {
@@ -273,7 +269,7 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
 			r->module = jh_intern(&m->names, mp->path);
 			r->modaddr = pc - mp->start + mp->offset;
-			r->allocator = is_allocator_library(mp->path);
+			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
 		}
 	}
@@ -508,8 +504,7 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 			m->threads[t].base = NULL;
 		}
 	}
-	if (m->nthreads > 1)
-		qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
+	jh_qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
 	if (!m->program)
 		m->program = mp->maps_program;
 }

@@ -9,8 +9,7 @@ const unsigned char jh_space_tab[256] = {
 	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1,
 };
 
-/* hex digit value + 1, 0 = not a hex digit */
-static const unsigned char hexval[256] = {
+const unsigned char jh_hexval[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7,
 	['7'] = 8, ['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14,
 	['e'] = 15, ['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15,
@@ -40,8 +39,7 @@ int jh_bad_line(struct jh_reader *r, const char *fmt, ...)
 	const char *file = jh_input_name(r->in);
 	unsigned long line = jh_input_lineno(r->in);
 	if (jh_input_unterminated(r->in)) {
-		jh_warn("%s:%lu: truncated last line ignored", file, line);
-		r->truncated = 1;
+		r->truncated = 1; /* read_input decides: warning or error */
 		return -1;
 	}
 	char msg[512];
@@ -52,7 +50,7 @@ int jh_bad_line(struct jh_reader *r, const char *fmt, ...)
 	return jh_diag_set(r->d, JH_EXIT_INPUT, file, line, "%s", msg);
 }
 
-int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+int jh_parse_dec_slow(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
 	uint64_t x = 0;
@@ -78,7 +76,7 @@ int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *
 	return 0;
 }
 
-int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+int jh_parse_hex_slow(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
 	if (e - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
@@ -89,7 +87,7 @@ int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *
 	const char *sig = s;
 	uint64_t x = 0;
 	unsigned h;
-	while (s < e && (h = hexval[(unsigned char)*s])) {
+	while (s < e && (h = jh_hexval[(unsigned char)*s])) {
 		x = x << 4 | (h - 1);
 		s++;
 	}
@@ -106,56 +104,27 @@ int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *
 	return 0;
 }
 
-int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what)
-{
-	if (*s >= e || !jh_isspace(**s))
-		return jh_bad_line(r, "%s", what);
-	*s = jh_skip_space(*s, e);
-	return 0;
-}
-
-static int expect(struct jh_reader *r, const char **s, const char *e, char c, const char *what)
-{
-	if (*s >= e || **s != c)
-		return jh_bad_line(r, "%s", what);
-	(*s)++;
-	return 0;
-}
-
-int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t v[4])
-{
-	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
-	const char *s = *sp;
-	if (jh_parse_dec(r, &s, e, &v[0]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
-	    jh_parse_space(r, &s, e, fmt) || expect(r, &s, e, '[', fmt))
-		return -1;
-	s = jh_skip_space(s, e);
-	if (jh_parse_dec(r, &s, e, &v[2]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
-	    expect(r, &s, e, ']', fmt))
-		return -1;
-	*sp = s;
-	return 0;
-}
-
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
-	r->npcs = 0;
+	size_t n = 0;
+	uint64_t h = 0;
 	s = jh_skip_space(s, e);
 	while (s < e) {
 		uint64_t pc;
 		if (jh_parse_hex(r, &s, e, &pc))
 			return -1;
-		JH_GROW(r->pcs, r->npcs + 1, r->pcs_alloc);
+		JH_GROW(r->pcs, n + 1, r->pcs_alloc);
 		/* callers hold return addresses: step back into the call */
-		r->pcs[r->npcs] = r->npcs ? pc - 1 : pc;
-		r->npcs++;
+		pc -= n != 0;
+		r->pcs[n++] = pc;
+		h = jh_stack_hash_step(h, pc);
 		s = jh_skip_space(s, e);
 	}
-	if (!r->npcs)
+	r->npcs = n;
+	r->pcs_hash = h;
+	if (!n)
 		return jh_bad_line(r, "stack without addresses");
-	if (r->npcs > UINT32_MAX)
+	if (n > UINT32_MAX)
 		return jh_bad_line(r, "stack too deep");
 	return 0;
 }
@@ -283,8 +252,14 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	free(p->source);
 	p->source = xstrdup(jh_input_name(in));
 	int rc = jh_parse_profile(&r, 0);
-	if (rc < 0 && r.truncated)
+	if (rc < 0 && r.truncated && r.body) {
+		jh_warn("%s:%lu: truncated last line ignored", jh_input_name(in),
+			jh_input_lineno(in));
 		rc = 0;
+	} else if (rc < 0 && r.truncated) {
+		rc = jh_diag_set(d, JH_EXIT_INPUT, jh_input_name(in), jh_input_lineno(in),
+				 "file ends before the profile");
+	}
 	jh_profile_sort_symbols(p);
 	free(r.pcs);
 	jh_sb_release(&r.sb);

@@ -31,6 +31,16 @@ static int parse_thread(struct jh_reader *r, const char **sp, const char *e, uin
 	return 0;
 }
 
+/* jh_profile_thread with a cache for small uids (the common case) */
+static uint32_t thread_index(struct jh_reader *r, uint64_t uid, const char *name)
+{
+	if (uid >= JH_ARRAY_SIZE(r->tcache))
+		return jh_profile_thread(r->p, uid, name);
+	if (!r->tcache[uid] || name)
+		r->tcache[uid] = jh_profile_thread(r->p, uid, name) + 1;
+	return r->tcache[uid] - 1;
+}
+
 /* A summary line before the first '@': thread names are taken from it. */
 static int header_line(struct jh_reader *r, const char *s, const char *e)
 {
@@ -46,7 +56,7 @@ static int header_line(struct jh_reader *r, const char *s, const char *e)
 		return 0;
 	}
 	char *name = s < e ? xstrndup(s, (size_t)(e - s)) : NULL;
-	jh_profile_thread(r->p, uid, name);
+	thread_index(r, uid, name);
 	free(name);
 	return 0;
 }
@@ -64,11 +74,11 @@ static int record_line(struct jh_reader *r, const char *s, const char *e, double
 		return -1;
 	/* interned at its first count line: a record without one adds nothing */
 	if (*stack == NO_STACK)
-		*stack = jh_profile_intern_stack(r->p, r->pcs, (uint32_t)r->npcs);
+		*stack = jh_profile_intern_stack_hashed(r->p, r->pcs, (uint32_t)r->npcs, r->pcs_hash);
 	if (uid == UINT64_MAX)
 		jh_profile_add(r->p, *stack, &c);
 	else
-		jh_profile_add_thread(r->p, jh_profile_thread(r->p, uid, NULL), *stack, &c);
+		jh_profile_add_thread(r->p, thread_index(r, uid, NULL), *stack, &c);
 	return 0;
 }
 
@@ -84,6 +94,7 @@ int jh_parse_heapv2(struct jh_reader *r, const char *h, size_t hlen)
 		return -1;
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_HEAP_V2;
+	r->body = 1;
 	p->period = period;
 	double pd = (double)period;
 	int in_record = 0;

@@ -50,6 +50,7 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 	int algo = sampling(s, e, v, &adjust);
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_LEGACY_HEAP;
+	r->body = 1;
 	p->period = (uint64_t)adjust;
 
 	int rc;
@@ -64,7 +65,7 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 			return -1;
 		if (jh_adjust(r, algo, adjust, v, &c))
 			return -1;
-		jh_profile_add(p, jh_profile_intern_stack(p, r->pcs, (uint32_t)r->npcs), &c);
+		jh_profile_add(p, jh_profile_intern_stack_hashed(p, r->pcs, (uint32_t)r->npcs, r->pcs_hash), &c);
 	}
 	return rc;
 }

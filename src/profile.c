@@ -23,31 +23,43 @@ void jh_profile_release(struct jh_profile *p)
 	for (size_t i = 0; i < p->nmaps; i++)
 		free(p->maps[i].path);
 	free(p->maps);
-	for (size_t i = 0; i < p->nsyms; i++)
-		free(p->syms[i].names);
 	free(p->syms);
+	jh_arena_release(&p->sym_arena);
+	free(p->sym_index);
 	free(p->stack_slots);
 	jh_u64map_release(&p->thread_index);
-	jh_u64map_release(&p->tsample_index);
+	free(p->ts_head);
+	free(p->ts_next);
 	memset(p, 0, sizeof(*p));
 }
 
 static uint64_t stack_hash(const uint64_t *pcs, uint32_t n)
 {
-	return jh_hash_bytes(pcs, (size_t)n * sizeof(*pcs), 0x6a68);
+	uint64_t h = 0;
+	for (uint32_t i = 0; i < n; i++)
+		h = jh_stack_hash_step(h, pcs[i]);
+	return h;
 }
 
-/* Open addressing over stack ids + 1 (0 = empty slot), load factor <= 1/2. */
-static void stack_rehash(struct jh_profile *p)
+/*
+ * Open addressing, load factor <= 1/2. Slot j is the pair
+ * stack_slots[2j] = stack id + 1 (0 = empty) and stack_slots[2j+1] = the
+ * stack's 32-bit hash tag, which also picks the home slot: probes compare
+ * tags before touching the stacks, and growing needs no rehashing of pcs.
+ */
+static void stack_grow(struct jh_profile *p)
 {
 	size_t cap = p->stack_slots_cap ? p->stack_slots_cap * 2 : 1024;
-	uint32_t *slots = xcalloc(cap, sizeof(*slots));
-	for (size_t i = 0; i < p->nstacks; i++) {
-		const struct jh_stack *s = &p->stacks[i];
-		size_t j = stack_hash(p->pcs + s->off, s->len) & (cap - 1);
-		while (slots[j])
+	uint32_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < p->stack_slots_cap; i++) {
+		uint32_t id = p->stack_slots[2 * i], tag = p->stack_slots[2 * i + 1];
+		if (!id)
+			continue;
+		size_t j = tag & (cap - 1);
+		while (slots[2 * j])
 			j = (j + 1) & (cap - 1);
-		slots[j] = (uint32_t)i + 1;
+		slots[2 * j] = id;
+		slots[2 * j + 1] = tag;
 	}
 	free(p->stack_slots);
 	p->stack_slots = slots;
@@ -56,15 +68,24 @@ static void stack_rehash(struct jh_profile *p)
 
 uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 {
+	return jh_profile_intern_stack_hashed(p, pcs, n, stack_hash(pcs, n));
+}
+
+uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
+					uint64_t hash)
+{
 	if (2 * (p->nstacks + 1) > p->stack_slots_cap)
-		stack_rehash(p);
+		stack_grow(p);
+	uint32_t tag = (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
 	size_t mask = p->stack_slots_cap - 1;
-	size_t j = stack_hash(pcs, n) & mask;
+	size_t j = tag & mask;
 	uint32_t id;
-	while ((id = p->stack_slots[j])) {
-		const struct jh_stack *s = &p->stacks[id - 1];
-		if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
-			return id - 1;
+	while ((id = p->stack_slots[2 * j])) {
+		if (p->stack_slots[2 * j + 1] == tag) {
+			const struct jh_stack *s = &p->stacks[id - 1];
+			if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
+				return id - 1;
+		}
 		j = (j + 1) & mask;
 	}
 	if (p->nstacks >= UINT32_MAX - 1) {
@@ -81,7 +102,8 @@ uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint
 	s->len = n;
 	p->npcs += n;
 	id = (uint32_t)p->nstacks++;
-	p->stack_slots[j] = id + 1;
+	p->stack_slots[2 * j] = id + 1;
+	p->stack_slots[2 * j + 1] = tag;
 	return id;
 }
 
@@ -128,21 +150,29 @@ uint32_t jh_profile_thread(struct jh_profile *p, uint64_t uid, const char *name)
 	return t;
 }
 
+/* A stack has few threads: walking its chain beats a global hash lookup. */
 void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
 			   const struct jh_counts *c)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(&p->tsample_index, (uint64_t)t << 32 | stack, &added);
-	if (!added) {
-		counts_add(&p->tsamples[*v].c, c);
-		return;
+	if (stack >= p->ts_head_alloc) {
+		size_t old = p->ts_head_alloc;
+		JH_GROW(p->ts_head, (size_t)stack + 1, p->ts_head_alloc);
+		memset(p->ts_head + old, 0, (p->ts_head_alloc - old) * sizeof(*p->ts_head));
 	}
-	*v = p->ntsamples;
+	for (uint32_t i = p->ts_head[stack]; i; i = p->ts_next[i - 1]) {
+		if (p->tsamples[i - 1].thread == t) {
+			counts_add(&p->tsamples[i - 1].c, c);
+			return;
+		}
+	}
 	JH_GROW(p->tsamples, p->ntsamples + 1, p->tsamples_alloc);
-	struct jh_tsample *s = &p->tsamples[p->ntsamples++];
+	JH_GROW(p->ts_next, p->ntsamples + 1, p->ts_next_alloc);
+	struct jh_tsample *s = &p->tsamples[p->ntsamples];
 	s->thread = t;
 	s->stack = stack;
 	s->c = *c;
+	p->ts_next[p->ntsamples] = p->ts_head[stack];
+	p->ts_head[stack] = (uint32_t)++p->ntsamples;
 }
 
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
@@ -158,16 +188,81 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
 	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
 }
 
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* A fast hash for long names (16 bytes per multiply, wyhash-style). */
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, a = 0, b = 0;
+	for (; n >= 16; s += 16, n -= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, 8);
+		h = mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0xe7037ed1a0b428dbULL);
+	}
+	a = b = 0;
+	if (n > 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, n - 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	return mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0x8ebc6af09c88c6e3ULL);
+}
+
+/*
+ * Symbol names are stored once per distinct string (call sites of one
+ * function usually carry the same names). sym_index holds slot pairs
+ * (hash, string pointer), load factor <= 1/2.
+ */
+static void sym_index_grow(struct jh_profile *p)
+{
+	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
+	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < p->sym_index_cap; i++) {
+		if (!p->sym_index[2 * i + 1])
+			continue;
+		size_t j = p->sym_index[2 * i] & (cap - 1);
+		while (slots[2 * j + 1])
+			j = (j + 1) & (cap - 1);
+		slots[2 * j] = p->sym_index[2 * i];
+		slots[2 * j + 1] = p->sym_index[2 * i + 1];
+	}
+	free(p->sym_index);
+	p->sym_index = slots;
+	p->sym_index_cap = cap;
+}
+
+static char *sym_store(struct jh_profile *p, const char *s, size_t n)
+{
+	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
+		sym_index_grow(p);
+	uint64_t h = name_hash(s, n);
+	size_t mask = p->sym_index_cap - 1, j = h & mask;
+	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
+		char *x = (char *)(uintptr_t)p->sym_index[2 * j + 1];
+		if (p->sym_index[2 * j] == h && !memcmp(x, s, n) && !x[n])
+			return x;
+	}
+	char *x = jh_arena_strndup(&p->sym_arena, s, n);
+	p->sym_index[2 * j] = h;
+	p->sym_index[2 * j + 1] = (uintptr_t)x;
+	p->sym_index_nr++;
+	return x;
+}
+
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
 	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
 	p->syms[p->nsyms].pc = pc;
-	p->syms[p->nsyms].names = xstrndup(names, n);
+	p->syms[p->nsyms].names = sym_store(p, names, n);
 	p->nsyms++;
 }
 
-/* Orders by pc, and lines of one pc by position in the file (names are
- * compared as pointers only to break ties between equal pcs, see below). */
+/* Orders by pc, and lines of one pc by position in the file. */
 struct symref {
 	uint64_t pc;
 	size_t pos;
@@ -193,15 +288,13 @@ void jh_profile_sort_symbols(struct jh_profile *p)
 		r[i].pc = p->syms[i].pc;
 		r[i].pos = i;
 	}
-	qsort(r, p->nsyms, sizeof(*r), symref_cmp);
+	jh_qsort(r, p->nsyms, sizeof(*r), symref_cmp);
 	struct jh_symname *out = xmalloc(jh_st_mult(p->nsyms, sizeof(*out)));
 	size_t n = 0;
 	for (size_t i = 0; i < p->nsyms; i++) {
 		struct jh_symname *s = &p->syms[r[i].pos];
-		if (n && out[n - 1].pc == s->pc) { /* a later line for the same pc wins */
-			free(out[n - 1].names);
+		if (n && out[n - 1].pc == s->pc) /* a later line for the same pc wins */
 			n--;
-		}
 		out[n++] = *s;
 	}
 	free(r);

@@ -33,35 +33,6 @@ static int find_address(const char *line, uint64_t *pc)
 	return 0;
 }
 
-/*
- * One /proc/<pid>/maps line: "start-end perms offset dev inode [path]".
- * Minimal local parser until the readers' jh_maps_parse_line is in main.
- */
-static int parse_map(const char *line, struct jh_mapping *m)
-{
-	unsigned long long start, end, off;
-	char perms[8];
-	int n = 0;
-	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &n) < 4 || !n)
-		return 0;
-	const char *path = line + n;
-	size_t len = strcspn(path, "\r\n");
-	while (len && isspace((unsigned char)path[len - 1]))
-		len--;
-	memset(m, 0, sizeof(*m));
-	m->start = start;
-	m->end = end;
-	m->offset = off;
-	memcpy(m->perms, perms, 4);
-	static const char del[] = " (deleted)";
-	if (len >= sizeof(del) - 1 && !memcmp(path + len - (sizeof(del) - 1), del, sizeof(del) - 1)) {
-		m->deleted = 1;
-		len -= sizeof(del) - 1;
-	}
-	m->path = xstrndup(path, len);
-	return 1;
-}
-
 static void print_result(FILE *out, const struct jh_symresult *r, const struct jh_frames *fr)
 {
 	if (!r->nframes)
@@ -93,7 +64,7 @@ int jh_report_symbols(const struct jh_options *o, FILE *in, FILE *out, struct jh
 			continue;
 		}
 		JH_GROW(maps, nmaps + 1, amaps);
-		if (parse_map(line, &maps[nmaps]))
+		if (jh_maps_parse_line(line, strlen(line), &maps[nmaps]) == 0)
 			nmaps++;
 	}
 	free(line);

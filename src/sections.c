@@ -10,6 +10,8 @@
  */
 #include "sections.h"
 
+#include "dwarf_sched.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -357,18 +359,13 @@ const struct jh_section *jh_sections_find(const struct jh_sections *s, const cha
 struct prefetch_ctx {
 	const struct jh_sections *s;
 	size_t *idx, n;
-	atomic_size_t next;
 };
 
-static void *prefetch_worker(void *arg)
+static void prefetch_one(void *ctx, void *w, size_t i)
 {
-	struct prefetch_ctx *c = arg;
-	for (;;) {
-		size_t k = atomic_fetch_add(&c->next, 1);
-		if (k >= c->n)
-			return NULL;
-		load_slot(&c->s->slots[c->idx[k]]);
-	}
+	struct prefetch_ctx *c = ctx;
+	(void)w;
+	load_slot(&c->s->slots[c->idx[i]]);
 }
 
 void jh_sections_prefetch(const struct jh_sections *s, const char *const *names, int jobs)
@@ -386,27 +383,16 @@ void jh_sections_prefetch(const struct jh_sections *s, const char *const *names,
 			}
 		}
 	}
-	/* Biggest first, so the two threads finish close together. */
+	/* Biggest first, so the threads finish close together. */
 	for (size_t i = 1; i < c.n; i++)
 		for (size_t j = i; j > 0 && s->slots[c.idx[j]].pub.size > s->slots[c.idx[j - 1]].pub.size; j--) {
 			size_t t = c.idx[j];
 			c.idx[j] = c.idx[j - 1];
 			c.idx[j - 1] = t;
 		}
-	if (jobs <= 0)
-		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (jobs > (int)c.n)
-		jobs = (int)c.n;
 	if (total < (8u << 20))
 		jobs = 1; /* not worth a thread */
-	pthread_t th[16];
-	int started = 0;
-	for (int t = 1; t < jobs && t < 16; t++)
-		if (pthread_create(&th[started], NULL, prefetch_worker, &c) == 0)
-			started++;
-	prefetch_worker(&c);
-	for (int t = 0; t < started; t++)
-		pthread_join(th[t], NULL);
+	jh_sched_parallel(c.n, jobs, &c, NULL, prefetch_one, NULL);
 	free(c.idx);
 }
 

@@ -15,16 +15,19 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		struct jh_profile p;
 		struct jh_diag d = {{0}, 0};
-		struct timespec t0, t1;
+		struct timespec t0, t1, c0, c1;
 		struct stat st;
 		jh_profile_init(&p);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 		if (jh_profile_read(&p, argv[i], &d) < 0) {
 			fprintf(stderr, "jeheap: %s\n", d.msg);
 			return d.code;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &t1);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 		double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		double cpu = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9;
 		double size = stat(argv[i], &st) == 0 ? (double)st.st_size : 0;
 		struct jh_counts tot = {{0}};
 		for (size_t s = 0; s < p.nstacks; s++)
@@ -32,8 +35,9 @@ int main(int argc, char **argv)
 				tot.v[v] += p.stacks[s].c.v[v];
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);
-		printf("%s: %.3f s, %.1f MB/s, peak RSS %.1f MB, file %.1f MB\n", argv[i], secs,
-		       size / 1e6 / secs, (double)ru.ru_maxrss / 1024, size / 1e6);
+		printf("%s: %.3f s, %.1f MB/s, peak RSS %.1f MB, file %.1f MB, cpu %.3f s = %.1f MB/s\n",
+		       argv[i], secs, size / 1e6 / secs, (double)ru.ru_maxrss / 1024, size / 1e6, cpu,
+		       size / 1e6 / cpu);
 		printf("  stacks %zu pcs %zu threads %zu tsamples %zu maps %zu syms %zu period %llu\n",
 		       p.nstacks, p.npcs, p.nthreads, p.ntsamples, p.nmaps, p.nsyms,
 		       (unsigned long long)p.period);

@@ -9,10 +9,15 @@ OUT.heap.symbolized (ClickHouse layout: `--- symbol`, `binary=`, one line per
 distinct caller-adjusted pc with C++-style names joined by `--` for inline
 frames, `---`, `--- heap`, then the dump verbatim).
 
-jemalloc writes one record per backtrace; to reach ~200 MB with 100k distinct
-stacks of 30 frames, records beyond the first --stacks reuse earlier stacks
-(the readers sum them, as jeprof does). Same seed => identical files; a
-smaller --stacks/--records run gives a proportional cut of the same shape.
+jemalloc writes one record per backtrace, so by default every stack has one
+record (--records > --stacks makes later records reuse random earlier
+stacks, which the readers sum as jeprof does). 100k such records are ~60 MB;
+the .symbolized form reaches ~200 MB through the symbol section: ~190k
+distinct pcs with ClickHouse-like names (long template arguments, 1-4 inline
+levels). Same seed => identical files; a smaller --stacks run gives a
+proportional cut of the same shape.
+(distinct pcs: ~190k; the symbol section repeats function names the way real
+binaries do: one outer name per function, inline callees from a shared pool)
 """
 import argparse
 import random
@@ -36,27 +41,43 @@ JE_LO = 0x7f7e51609000
 LIBC_LO = 0x7f7e51445000
 
 
+def tname(r, depth):
+    t = "%s::%s" % (r.choice(NS), r.choice(CLS))
+    if depth < 4 and r.random() < 0.65:
+        t += "<%s>" % ", ".join(tname(r, depth + 1) for _ in range(r.randrange(1, 4)))
+    return t
+
+
 def fname(r):
-    ns, cls = r.choice(NS), r.choice(CLS)
-    return "%s::%s%s::%s%s" % (ns, cls, r.choice(TPL), r.choice(METH), r.choice(ARGS))
+    return "%s%s::%s%s" % (tname(r, 0), r.choice(TPL), r.choice(METH), r.choice(ARGS))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--stacks", type=int, default=100000)
-    ap.add_argument("--records", type=int, default=320000)
+    ap.add_argument("--records", type=int, default=0, help="default: --stacks")
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     r = random.Random(a.seed)
+    a.records = a.records or a.stacks
 
     # call sites (return addresses) in the main executable, grouped by function
-    nfunc = max(50, a.stacks // 5)
+    nfunc = max(50, a.stacks // 2)
+    # names as ClickHouse writes them: the function's own name, then 0-3
+    # inlined callees (drawn from a shared pool) joined by "--"
     sites = []
+    site_name = {}
+    inl_pool = [fname(r) for _ in range(max(20, nfunc // 4))]
     for _ in range(nfunc):
         base = r.randrange(EXE_LO, EXE_HI - 0x1000) & ~0xf
-        sites.append([base + r.randrange(5, 0x400) for _ in range(r.randrange(1, 8))])
+        own = fname(r)
+        fs = [base + r.randrange(5, 0x400) for _ in range(r.randrange(1, 11))]
+        for ra in fs:
+            chain = [own] + [r.choice(inl_pool) for _ in range(min(3, int(r.expovariate(0.6))))]
+            site_name[ra] = "--".join(chain)
+        sites.append(fs)
     je = [JE_LO + 0x99630, JE_LO + 0x99d21, JE_LO + 0x8cf24, JE_LO + 0x14f07]
     libc = [LIBC_LO + 0x24a, LIBC_LO + 0x305]
 
@@ -113,7 +134,7 @@ def main():
         elif pc < EXE_LO or pc >= EXE_HI:
             names[pc] = "??" if r.random() < 0.5 else "__libc_start_call_main"
         else:
-            names[pc] = "--".join(fname(r) for _ in range(1 + min(3, int(r.expovariate(1.0)))))
+            names[pc] = site_name.get(pc + 1, "??")
     with open(a.out + ".symbolized", "w") as f:
         f.write("--- symbol\nbinary=/usr/bin/clickhouse-bench\n")
         f.write("".join("0x%016x %s\n" % (pc, names[pc]) for pc in sorted(pcs)))

@@ -67,6 +67,19 @@ for cc in gcc clang; do
 			"$DUMP" $b.plain < $b.addrs > $b.out 2>&1
 			compare "$id plain" $b.ref $b.out
 			"$DUMP" -j 1 $b.plain < $b.addrs > $b.out1 2>&1
+			if command -v python3 >/dev/null; then # demangled, styles normalised
+				llvm-symbolizer --inlining --obj=$b.plain < $b.addrs |
+					sed -E 's/^(.*):([0-9]+):[0-9]+$/\1:\2/' > $b.dmref
+				"$DUMP" -C $b.plain < $b.addrs > $b.dmout 2>&1
+				checked=$((checked + 1))
+				if python3 "$JH_SRC/tests/tools/demangle_cmp.py" $b.dmref $b.dmout > $b.dmdiff; then
+					echo "ok   $id plain demangled"
+				else
+					echo "FAIL $id demangled names differ from llvm-symbolizer's"
+					cat $b.dmdiff
+					fail=1
+				fi
+			fi
 			cmp -s $b.out $b.out1 || { echo "FAIL $id: -j 1 and -j 2 differ"; fail=1; }
 
 			if $comp -O2 -g -gdwarf-$v -gz -I"$FIX" "$src" -o $b.gz 2>/dev/null; then

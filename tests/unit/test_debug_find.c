@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "debug_find.h"
-
-static char tmp[256];
+#include "symtest.h"
 
 static void sh(const char *fmt, ...)
 {
@@ -35,26 +34,11 @@ static char *path(const char *rel)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(tmp, "/tmp/jh_debug_find.XXXXXX");
-	if (!mkdtemp(tmp))
-		return -1;
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd %s && printf 'char *symlib_alloc(unsigned long n){return (char *)n;}\\n' > stub.c"
-		 " && gcc -O2 -g -Wl,--build-id %s/tests/fixtures/sym/symprog.c stub.c -o prog"
-		 " && gcc -O1 -g -Wl,--build-id %s/tests/fixtures/sym/symprog.c stub.c -o other"
-		 " && objcopy --only-keep-debug prog prog.debug"
-		 " && objcopy --only-keep-debug other other.debug",
-		 tmp, getenv("JH_SRC"), getenv("JH_SRC"));
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-	return system(cmd);
+	return symtest_setup("debug_find",
+			     "gcc -O2 -g -Wl,--build-id $S/symprog.c stub.c -o prog"
+			     " && gcc -O1 -g -Wl,--build-id $S/symprog.c stub.c -o other"
+			     " && objcopy --only-keep-debug prog prog.debug"
+			     " && objcopy --only-keep-debug other other.debug");
 }
 
 static void test_find_binary(void **state)
@@ -240,5 +224,5 @@ int main(void)
 		cmocka_unit_test(test_find_debug),
 		cmocka_unit_test(test_find_alt),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, symtest_teardown);
 }

@@ -9,7 +9,7 @@
 
 #include <libiberty/demangle.h>
 
-#include "demangle.h"
+#include "jh_demangle.h"
 
 static void check(const char *mangled, const char *want)
 {

@@ -10,9 +10,8 @@
 #include <string.h>
 
 #include "debug_find.h"
+#include "symtest.h"
 #include "elf_image.h"
-
-static char tmp[256];
 
 /* Runs a shell command built from test-controlled strings; returns its stdout. */
 static char *run(const char *fmt, ...)
@@ -37,27 +36,11 @@ static char *run(const char *fmt, ...)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(tmp, "/tmp/jh_elf_image.XXXXXX");
-	if (!mkdtemp(tmp))
-		return -1;
-	const char *src = getenv("JH_SRC");
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd %s && gcc -nostdlib -no-pie -Wl,-e,main -Wl,--build-id %s/tests/fixtures/sym/symtab.s -o symtab"
-		 " && printf 'char *symlib_alloc(unsigned long n){return (char *)n;}\\n' > stub.c"
-		 " && gcc -O2 -g -Wl,--build-id %s/tests/fixtures/sym/symprog.c stub.c -o prog"
-		 " && objcopy --only-keep-debug prog prog.debug && strip --strip-all -o prog.stripped prog"
-		 " && objcopy --add-gnu-debuglink=prog.debug prog.stripped",
-		 tmp, src, src);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-	return system(cmd);
+	return symtest_setup("elf_image",
+			     "gcc -nostdlib -no-pie -Wl,-e,main -Wl,--build-id $S/symtab.s -o symtab"
+			     " && gcc -O2 -g -Wl,--build-id $S/symprog.c stub.c -o prog"
+			     " && objcopy --only-keep-debug prog prog.debug && strip --strip-all -o prog.stripped prog"
+			     " && objcopy --add-gnu-debuglink=prog.debug prog.stripped");
 }
 
 static struct jh_elf_image *open_tmp(const char *name)
@@ -226,5 +209,5 @@ int main(void)
 		cmocka_unit_test(test_dynsym),
 		cmocka_unit_test(test_bad_files),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, symtest_teardown);
 }

@@ -14,32 +14,18 @@
 
 #include "elf_image.h"
 #include "jeheap/symbolize.h"
+#include "symtest.h"
 
 #define JEMALLOC "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"
 
-static char tmp[256], prog[300];
+static char prog[300];
 
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(tmp, "/tmp/jh_symbolize.XXXXXX");
-	if (!mkdtemp(tmp))
-		return -1;
+	int rc = symtest_setup("symbolize", "gcc -O2 -g -fPIE -pie $S/symprog.c stub.c -o prog");
 	snprintf(prog, sizeof prog, "%s/prog", tmp);
-	char cmd[2048];
-	snprintf(cmd, sizeof cmd,
-		 "cd %s && printf 'char *symlib_alloc(unsigned long n){return (char *)n;}\\n' > stub.c"
-		 " && gcc -O2 -g -fPIE -pie %s/tests/fixtures/sym/symprog.c stub.c -o prog",
-		 tmp, getenv("JH_SRC"));
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-	return system(cmd);
+	return rc;
 }
 
 /* The r-xp mapping the kernel makes for path's executable segment at base. */
@@ -263,5 +249,5 @@ int main(void)
 		cmocka_unit_test(test_missing_once),
 		cmocka_unit_test(test_coverage),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, symtest_teardown);
 }

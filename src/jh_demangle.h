@@ -1,9 +1,9 @@
 /*
- * demangle.h - C++ and Rust (legacy and v0) symbol demangling with
+ * jh_demangle.h - C++ and Rust (legacy and v0) symbol demangling with
  * libiberty, producing the same text as `addr2line -C`.
  */
-#ifndef JEHEAP_DEMANGLE_H
-#define JEHEAP_DEMANGLE_H
+#ifndef JEHEAP_JH_DEMANGLE_H
+#define JEHEAP_JH_DEMANGLE_H
 
 /*
  * Returns the demangled form of name as a malloc'd string (caller frees), or

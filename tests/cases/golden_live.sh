@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# golden_live.sh - jeheap next to jeprof on a dump made right now: rebuilds the C fixture
+# (tests/fixtures/prog/mt.c + libjhalloc.so), runs it under Debian's libjemalloc2 with
+# profiling, turns the dump into a .symbolized file with ../shared/tools/make_symbolized.py,
+# and compares jeheap with jeprof on it (same rules as golden_symbolized.sh: jeprof reads
+# the copy whose libjemalloc frames are named 'malloc', see testdata/golden/README.md).
+# When jeheap analyses raw dumps, `jeheap --text PROG DUMP` is compared too.
+# Exit 77 (skip) only when jeprof, libjemalloc2, a compiler or make_symbolized.py is absent.
+set -uo pipefail
+export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+JEHEAP=${JEHEAP:-$SRC/build/jeheap}
+JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
+# the shared dir lies beside the repo (CI: beside the clone; helpers: two levels up)
+for SHARED in ${JH_SHARED:-} "$SRC/../shared" "$SRC/../../shared"; do
+  [ -f "$SHARED/tools/make_symbolized.py" ] && break
+done
+MKSYM=$SHARED/tools/make_symbolized.py
+GEN=$SRC/tests/gen
+PROG=$SRC/tests/fixtures/prog
+skip() { echo "golden_live: SKIP: $*" >&2; exit 77; }
+command -v jeprof >/dev/null || skip "jeprof is not installed"
+[ -f "$JE" ] || skip "$JE is not installed"
+command -v gcc >/dev/null && command -v python3 >/dev/null || skip "gcc or python3 missing"
+[ -f "$MKSYM" ] || skip "$MKSYM not found (the shared dir is expected beside the repo)"
+
+W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
+probe=$("$JEHEAP" --text "$SRC/testdata/golden/mt-s12/after.heap.symbolized" 2>&1 >/dev/null)
+[[ $probe == *"analysis is not built yet"* ]] && skip "jeheap says '$probe'"
+
+gcc -g -O2 -fPIC -shared -o "$W/libjhalloc.so" "$PROG/jhlib.c" &&
+gcc -g -O2 -pthread -o "$W/mt" "$PROG/mt.c" -L"$W" -ljhalloc '-Wl,-rpath,$ORIGIN' -ldl ||
+  { echo "golden_live: fixture build failed" >&2; exit 1; }
+LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_accum:true,lg_prof_sample:12,prof_prefix:$W/f \
+  "$W/mt" "$W/before.heap" "$W/after.heap" || { echo "golden_live: fixture run failed" >&2; exit 1; }
+[ -s "$W/after.heap" ] || { echo "golden_live: no dump (is libjemalloc built with profiling?)" >&2; exit 1; }
+for n in before after; do
+  python3 "$MKSYM" "$W/$n.heap" "$W/mt" > "$W/$n.heap.symbolized" &&
+  python3 "$GEN/alloc_view.py" "$W/$n.heap.symbolized" > "$W/$n.view.symbolized" ||
+    { echo "golden_live: symbolizing $n.heap failed" >&2; exit 1; }
+done
+
+pass=0; fail=0
+check() { # KIND ARGS... (ARGS name *.heap.symbolized; jeprof gets the *.view.symbolized copy)
+  local kind=$1; shift
+  local -a jargs=() a
+  for a in "$@"; do jargs+=("${a//.heap.symbolized/.view.symbolized}"); done
+  [ -n "${JEPROF_ARGS:-}" ] && read -r -a jargs <<< "$JEPROF_ARGS"
+  (cd "$W" && jeprof "${jargs[@]}" > exp 2>/dev/null)
+  (cd "$W" && "$JEHEAP" "$@" > out 2> err); local rc=$?
+  case $kind in
+    sorted) sort -o "$W/exp" "$W/exp" ;;
+    dot) python3 "$GEN/normalize.py" dot < "$W/exp" > "$W/exp.n"; mv "$W/exp.n" "$W/exp"
+         python3 "$GEN/normalize.py" dot < "$W/out" > "$W/out.n"; mv "$W/out.n" "$W/out" ;;
+  esac
+  if [ $rc -eq 0 ] && cmp -s "$W/exp" "$W/out"; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL jeheap $* (exit $rc)"; head -3 "$W/err" | sed 's/^/  stderr: /'
+    diff -u --label jeprof --label jeheap "$W/exp" "$W/out" | head -30
+  fi
+}
+S=after.heap.symbolized
+check exact --text $S
+check exact --text --show_bytes $S
+check exact --text --inuse_objects $S
+check exact --text --alloc_space --show_bytes $S
+check exact --text --alloc_objects $S
+check exact --text --cum $S
+check exact --text "--thread=*" $S
+check exact --text --show_bytes --focus=worker --ignore=small $S
+check exact --text --show_bytes --base=before.heap.symbolized $S
+check sorted --collapsed $S
+check sorted --collapsed --alloc_space $S
+check dot --dot $S
+
+# Raw dump: jeheap symbolizes it itself; names of the fixture's code must equal addr2line's.
+(cd "$W" && "$JEHEAP" --text --show_bytes "$W/mt" after.heap > raw.out 2> raw.err); rc=$?
+if [ $rc -ne 0 ] && grep -q -e 'not supported yet' -e 'not built yet' "$W/raw.err"; then
+  echo "golden_live: raw-dump comparison skipped: $(head -1 "$W/raw.err")"
+else
+  # expected: jeprof on the .symbolized copy (addr2line's names, allocator frames removed)
+  JEPROF_ARGS="--text --show_bytes after.view.symbolized" check exact --text --show_bytes "$W/mt" after.heap
+fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -250,7 +250,7 @@ static int allocator_library(const char *path)
  * them, see jh_loc_shown_module).
  */
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
-			    uint64_t pc, struct jh_symresult *r)
+			    const char **paths, uint64_t pc, struct jh_symresult *r)
 {
 	size_t lo = 0, hi = p->nmaps;
 	if (sorted) { /* last mapping with start <= pc */
@@ -267,7 +267,9 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 	for (size_t i = lo; i < hi; i++) {
 		const struct jh_mapping *mp = &p->maps[i];
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
-			r->module = jh_intern(&m->names, mp->path);
+			if (!paths[i]) /* interned once per mapping */
+				paths[i] = jh_intern(&m->names, mp->path);
+			r->module = paths[i];
 			r->modaddr = pc - mp->start + mp->offset;
 			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
@@ -291,10 +293,12 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
+		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
 		for (size_t i = 0; i < nu; i++) {
 			embedded_frames(m, names[i], upcs[i], &res[i]);
-			embedded_module(m, p, sorted, upcs[i], &res[i]);
+			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
 		}
+		free(paths);
 	} else if (s) {
 		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 			free(res);

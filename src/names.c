@@ -60,8 +60,16 @@ static int strip_parens_pass(char *buf, size_t *n)
  */
 static void strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
 {
+	const char set[3] = {open, close, 0};
 	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0, len = *n;
+	buf[len] = 0; /* strcspn below stops at the end */
 	for (size_t r = 0; r < len; r++) {
+		size_t run = strcspn(buf + r, set); /* copy up to the next bracket */
+		memmove(buf + w, buf + r, run);
+		w += run;
+		r += run;
+		if (r >= len)
+			break;
 		char c = buf[r];
 		if (c == open) {
 			if (depth == cap) {
@@ -73,7 +81,7 @@ static void strip_groups(char *buf, size_t *n, char open, char close, int eat_co
 				cap *= 2;
 			}
 			stack[depth++] = w;
-		} else if (c == close && depth) {
+		} else if (depth) { /* close */
 			w = stack[--depth];
 			if (eat_const) {
 				size_t k = r + 1;

@@ -238,12 +238,18 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	jh_sb_init(&buf);
 	jh_sb_grow(&buf, 1 << 20);
 	for (size_t s = 0; s < g->nstacks; s++) {
-		struct cur k;
-		cur_init(&k, &c, order[s]);
-		while (k.state != C_DONE) {
-			jh_sb_add(&buf, k.p, k.n);
-			cur_next(&k);
+		const struct jh_gstack *gs = &g->stacks[order[s]];
+		const uint32_t *locs = g->locpool + gs->off;
+		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+			for (uint32_t e = c.eoff[locs[i]]; e < c.eoff[locs[i] + 1]; e++) {
+				jh_sb_add(&buf, c.el[e].s, c.el[e].len);
+				jh_sb_addc(&buf, ';');
+			}
 		}
+		if (gs->len)
+			buf.len--; /* the last ';' becomes the space */
+		jh_sb_addc(&buf, ' ');
+		jh_sb_add(&buf, c.counts + c.coff[order[s]], c.coff[order[s] + 1] - c.coff[order[s]]);
 		if (buf.len >= (1 << 20)) {
 			fwrite(buf.buf, 1, buf.len, out);
 			jh_sb_reset(&buf);

@@ -202,7 +202,7 @@ static void threads_merge(struct jh_model *m)
 		uint64_t *key = xmalloc(jh_st_mult(th->nr, sizeof(*key)));
 		for (size_t i = 0; i < th->nr; i++)
 			key[i] = (uint64_t)th->stacks[i] << 32 | i;
-		qsort(key, th->nr, sizeof(*key), cmp_u64);
+		jh_qsort(key, th->nr, sizeof(*key), cmp_u64);
 		uint32_t *stacks = xmalloc(jh_st_mult(th->nr, sizeof(*stacks)));
 		struct jh_counts *c = xmalloc(jh_st_mult(th->nr, sizeof(*c)));
 		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base))) : NULL;

@@ -6,6 +6,7 @@
 #include "analyse_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -539,11 +540,27 @@ void jh_graph_release(struct jh_graph *g)
 static const struct jh_graph *sort_graph;
 static int sort_cum;
 
+/*
+ * The sort value rounded to 40 significant bits: sums of the same counts in
+ * another order (jeprof adds in Perl hash order, which varies from run to
+ * run) differ in the last bits only, and such values must tie (and sort by
+ * key) rather than be ordered by rounding noise.
+ */
+static double sort_value(double v)
+{
+	if (v == 0 || !isfinite(v))
+		return v;
+	int e;
+	double m = frexp(v, &e);
+	return ldexp(nearbyint(ldexp(m, 40)), e - 40);
+}
+
 static int cmp_nodes(const void *a, const void *b)
 {
 	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
 	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double vx = sort_cum ? x->cum : x->flat, vy = sort_cum ? y->cum : y->flat;
+	double vx = sort_value(sort_cum ? x->cum : x->flat);
+	double vy = sort_value(sort_cum ? y->cum : y->flat);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	return strcmp(x->key, y->key);

@@ -314,16 +314,12 @@ static void test_missing_symbol(void **state)
 {
 	(void)state;
 	struct jh_model m;
-	struct jh_diag d;
 	struct jh_profile p;
-	jh_model_init(&m, 0);
 	tp_init(&p);
 	tp_sym(&p, 0x10, "a");
 	const uint64_t s[] = {0x10, 0xabc, 0xffffffffff60000fULL};
 	tp_stack(&p, s, 3, 10, 1);
-	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
-	tp_release(&p);
-	jh_model_finish(&m, 0, 0);
+	tm_single(&m, &p);
 	struct jh_options o;
 	struct jh_graph g;
 	topts_init(&o);
@@ -342,9 +338,7 @@ static void test_tag_collisions(void **state)
 {
 	(void)state;
 	struct jh_model m;
-	struct jh_diag d;
 	struct jh_profile p;
-	jh_model_init(&m, 0);
 	tp_init(&p);
 	tp_sym(&p, 0x1100, "make(int)<00000000000011f0>");
 	tp_sym(&p, 0x1200, "make(long)<0000000000001210>");
@@ -354,9 +348,7 @@ static void test_tag_collisions(void **state)
 	tp_stack(&p, s1, 2, 100, 1);
 	tp_stack(&p, s2, 2, 100, 1);
 	tp_stack(&p, s3, 2, 100, 1);
-	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
-	tp_release(&p);
-	jh_model_finish(&m, 0, 0);
+	tm_single(&m, &p);
 	struct jh_options o;
 	struct jh_graph g;
 	topts_init(&o);
@@ -377,9 +369,7 @@ static void test_sort_ties(void **state)
 {
 	(void)state;
 	struct jh_model m;
-	struct jh_diag d;
 	struct jh_profile p;
-	jh_model_init(&m, 0);
 	tp_init(&p);
 	tp_sym(&p, 0x10, "zeta");
 	tp_sym(&p, 0x20, "alpha");
@@ -389,9 +379,7 @@ static void test_sort_ties(void **state)
 	tp_stack(&p, z1, 2, 0.1, 1);
 	tp_stack(&p, z2, 2, 0.2, 1);
 	tp_stack(&p, a, 2, 0.3, 1);
-	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
-	tp_release(&p);
-	jh_model_finish(&m, 0, 0);
+	tm_single(&m, &p);
 	struct jh_options o;
 	struct jh_graph g;
 	topts_init(&o);

@@ -6,6 +6,7 @@
 #include "analyse_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,13 @@ enum {
 	LF_IGNORE = 1 << 7,
 };
 
+static const char unk[] = "??"; /* short name of an unknown function (not interned) */
+
 static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *m,
 			       const struct jh_location *l, uint32_t level)
 {
 	const struct jh_frame *f = &m->frames.items[l->first + level];
-	return f->func ? jh_namer_short(&gp->namer, f->func) : "??";
+	return f->func ? jh_namer_short(&gp->namer, f->func) : unk;
 }
 
 /* Length of a trailing "<hex>" of name (nm-style address tag, as in files
@@ -174,11 +177,11 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 	return *f & yes;
 }
 
-static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
-			 uint32_t level, int inl)
+/* Node of an interned key. */
+static uint32_t node_for_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
+				  int inl)
 {
 	struct jh_graph_priv *gp = g->priv;
-	const char *k = jh_intern_n(&gp->keys, key, n);
 	int added;
 	uint64_t *v = jh_u64map_put(&gp->node_by_key, (uint64_t)(uintptr_t)k, &added);
 	if (added) {
@@ -193,6 +196,13 @@ static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t
 		nd->inl = inl;
 	}
 	return (uint32_t)*v;
+}
+
+static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+			 uint32_t level, int inl)
+{
+	struct jh_graph_priv *gp = g->priv;
+	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
 }
 
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
@@ -282,7 +292,10 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		}
 		if (!sb->len)
 			continue; /* jeprof skips empty keys */
-		uint32_t nd = node_for(g, sb->buf, sb->len, id, j, j > 0);
+		/* a plain short name is interned already (namer) */
+		uint32_t nd = (sb->len == strlen(fn) && !memcmp(sb->buf, fn, sb->len) && fn != unk)
+				      ? node_for_interned(g, fn, id, j, j > 0)
+				      : node_for(g, sb->buf, sb->len, id, j, j > 0);
 		if (bare && g->nodes[nd].label == g->nodes[nd].key) {
 			/* jeprof prints a pc key that has a symbol tuple as
 			 * "<short> <file:line>" of its outermost level */
@@ -527,11 +540,27 @@ void jh_graph_release(struct jh_graph *g)
 static const struct jh_graph *sort_graph;
 static int sort_cum;
 
+/*
+ * The sort value rounded to 40 significant bits: sums of the same counts in
+ * another order (jeprof adds in Perl hash order, which varies from run to
+ * run) differ in the last bits only, and such values must tie (and sort by
+ * key) rather than be ordered by rounding noise.
+ */
+static double sort_value(double v)
+{
+	if (v == 0 || !isfinite(v))
+		return v;
+	int e;
+	double m = frexp(v, &e);
+	return ldexp(nearbyint(ldexp(m, 40)), e - 40);
+}
+
 static int cmp_nodes(const void *a, const void *b)
 {
 	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
 	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double vx = sort_cum ? x->cum : x->flat, vy = sort_cum ? y->cum : y->flat;
+	double vx = sort_value(sort_cum ? x->cum : x->flat);
+	double vy = sort_value(sort_cum ? y->cum : y->flat);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	return strcmp(x->key, y->key);

@@ -232,29 +232,25 @@ static void threads_merge(struct jh_model *m)
 	}
 }
 
+/* A .symbolized file is analysed without its libraries: the allocator's
+ * shared library is recognised by its file name (the symbolizer checks for
+ * the mallctl export instead when it has the file). */
+static int allocator_library(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
+	       strstr(b, ".so");
+}
+
 /*
  * The mapping of an embedded-name pc, so that pcs of a library the file
  * cannot name ("??") still match across runs with --base: module = the
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
-/*
- * Whether a mapped library is the allocator's, for names from a .symbolized
- * file (the symbolizer decides by the ELF file itself: it exports mallctl).
- * The file may not exist here, so decide by name: libjemalloc*, libtcmalloc*.
- * Stripped shared jemalloc builds name their internals after the nearest
- * exported symbol (malloc_usable_size) or "??", which jeprof keeps on top
- * of every stack; jeheap drops every leading frame inside the library.
- */
-static int is_allocator_library(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	return !strncmp(base, "libjemalloc", 11) || !strncmp(base, "libtcmalloc", 11);
-}
-
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
-			    uint64_t pc, struct jh_symresult *r)
+			    const char **paths, uint64_t pc, struct jh_symresult *r)
 {
 	size_t lo = 0, hi = p->nmaps;
 	if (sorted) { /* last mapping with start <= pc */
@@ -271,9 +267,11 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 	for (size_t i = lo; i < hi; i++) {
 		const struct jh_mapping *mp = &p->maps[i];
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
-			r->module = jh_intern(&m->names, mp->path);
+			if (!paths[i]) /* interned once per mapping */
+				paths[i] = jh_intern(&m->names, mp->path);
+			r->module = paths[i];
 			r->modaddr = pc - mp->start + mp->offset;
-			r->allocator = is_allocator_library(mp->path);
+			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
 		}
 	}
@@ -295,10 +293,12 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
+		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
 		for (size_t i = 0; i < nu; i++) {
 			embedded_frames(m, names[i], upcs[i], &res[i]);
-			embedded_module(m, p, sorted, upcs[i], &res[i]);
+			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
 		}
+		free(paths);
 	} else if (s) {
 		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 			free(res);

@@ -96,18 +96,23 @@ static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
 	return id;
 }
 
-/* Frames of a symbol-section entry "outer--inner1--inner2" (Perl split: trailing
- * empty fields dropped); a pc without an entry is named "0x<16 hex>". */
-static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
-			    struct jh_symresult *r)
+static void embedded_result(struct jh_model *m, struct jh_symresult *r)
 {
-	char buf[2 + 16 + 1];
 	r->module = NULL;
 	r->modaddr = 0;
 	r->status = JH_SYM_EMBEDDED;
 	r->allocator = 0;
 	r->first = (uint32_t)m->frames.nr;
 	r->nframes = 0;
+}
+
+/* Frames of a symbol-section entry "outer--inner1--inner2" (Perl split: trailing
+ * empty fields dropped); a pc without an entry is named "0x<16 hex>". */
+static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
+			    struct jh_symresult *r)
+{
+	char buf[2 + 16 + 1];
+	embedded_result(m, r);
 	if (!names) {
 		snprintf(buf, sizeof(buf), "0x%016" PRIx64, pc);
 		names = buf;
@@ -132,6 +137,37 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	}
 	m->frames.nr = keep; /* drop trailing empty names */
 	r->nframes = (uint32_t)(m->frames.nr - r->first);
+}
+
+/* The same for a line read with split_symbols: funcs[id] is the model's
+ * name of part id (NULL for "??"). */
+static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
+			   const struct jh_symname *sym, const char **funcs, struct jh_symresult *r)
+{
+	embedded_result(m, r);
+	const uint32_t *ids = p->sym_frames + sym->first;
+	uint32_t n = sym->nparts;
+	while (n && !p->sym_parts[ids[n - 1]][0])
+		n--; /* trailing empty names */
+	JH_GROW(m->frames.items, m->frames.nr + n, m->frames.alloc);
+	for (uint32_t k = 0; k < n; k++) {
+		struct jh_frame *f = &m->frames.items[m->frames.nr++];
+		f->func = funcs[ids[k]];
+		f->file = NULL;
+		f->line = 0;
+	}
+	r->nframes = n;
+}
+
+/* The model's names of p's distinct symbol parts ("??" is no name). */
+static const char **part_names(struct jh_model *m, const struct jh_profile *p)
+{
+	const char **funcs = xmalloc(jh_st_mult(p->nsym_parts ? p->nsym_parts : 1, sizeof(*funcs)));
+	for (size_t i = 0; i < p->nsym_parts; i++) {
+		const char *s = p->sym_parts[i];
+		funcs[i] = !strcmp(s, "??") ? NULL : jh_intern(&m->names, s);
+	}
+	return funcs;
 }
 
 static uint32_t model_thread(struct jh_model *m, uint64_t uid, const char *name)
@@ -287,17 +323,22 @@ static int maps_sorted(const struct jh_profile *p)
 
 /* Location ids of p's unique pcs; out[i] for upcs[i]. */
 static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
-			   const char **names, size_t nu, struct jh_symbolizer *s, uint32_t *out,
-			   struct jh_diag *d)
+			   const struct jh_symname **syms, size_t nu, struct jh_symbolizer *s,
+			   uint32_t *out, struct jh_diag *d)
 {
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
+		const char **funcs = p->split_symbols ? part_names(m, p) : NULL;
 		for (size_t i = 0; i < nu; i++) {
-			embedded_frames(m, names[i], upcs[i], &res[i]);
+			if (funcs && syms[i])
+				embedded_parts(m, p, syms[i], funcs, &res[i]);
+			else
+				embedded_frames(m, syms[i] ? syms[i]->names : NULL, upcs[i], &res[i]);
 			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
 		}
+		free(funcs);
 		free(paths);
 	} else if (s) {
 		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
@@ -361,14 +402,14 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		p->pcs[i] = vals[j] - 1;
 	}
 	/* symbol-section names of the unique pcs (lines for other pcs unused) */
-	const char **names = xcalloc(nu ? nu : 1, sizeof(*names));
+	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
 	for (size_t i = 0; i < p->nsyms; i++) {
 		uint64_t pc = p->syms[i].pc;
 		size_t j = jh_hash_u64(pc) & (cap - 1);
 		while (vals[j] && keys[j] != pc)
 			j = (j + 1) & (cap - 1);
 		if (vals[j])
-			names[vals[j] - 1] = p->syms[i].names;
+			names[vals[j] - 1] = &p->syms[i];
 	}
 	free(keys);
 	free(vals);
@@ -524,6 +565,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		const char *path = is_base ? o->bases[i - o->nprofiles] : o->profiles[i];
 		struct jh_profile p;
 		jh_profile_init(&p);
+		p.split_symbols = 1;
 		int r = jh_profile_read(&p, path, d);
 		if (!r)
 			r = jh_model_add_profile(m, &p, is_base, s, d);

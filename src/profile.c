@@ -24,6 +24,8 @@ void jh_profile_release(struct jh_profile *p)
 		free(p->maps[i].path);
 	free(p->maps);
 	free(p->syms);
+	free(p->sym_parts);
+	free(p->sym_frames);
 	jh_arena_release(&p->sym_arena);
 	free(p->sym_index);
 	free(p->stack_slots);
@@ -214,9 +216,10 @@ static uint64_t name_hash(const char *s, size_t n)
 }
 
 /*
- * Symbol names are stored once per distinct string (call sites of one
- * function usually carry the same names). sym_index holds slot pairs
- * (hash, string pointer), load factor <= 1/2.
+ * Symbol names (whole lines, or with split_symbols their parts) are stored
+ * once per distinct string: call sites of one function usually carry the
+ * same names. sym_index holds slot pairs (hash, id + 1) of sym_parts, load
+ * factor <= 1/2.
  */
 static void sym_index_grow(struct jh_profile *p)
 {
@@ -236,29 +239,68 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-static char *sym_store(struct jh_profile *p, const char *s, size_t n)
+/* Returns the id in sym_parts of s[0..n). */
+static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
 		sym_index_grow(p);
 	uint64_t h = name_hash(s, n);
 	size_t mask = p->sym_index_cap - 1, j = h & mask;
 	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
-		char *x = (char *)(uintptr_t)p->sym_index[2 * j + 1];
+		uint32_t id = (uint32_t)p->sym_index[2 * j + 1] - 1;
+		const char *x = p->sym_parts[id];
 		if (p->sym_index[2 * j] == h && !memcmp(x, s, n) && !x[n])
-			return x;
+			return id;
 	}
-	char *x = jh_arena_strndup(&p->sym_arena, s, n);
+	if (p->nsym_parts >= UINT32_MAX - 1) {
+		fprintf(stderr, "jeheap: too many symbol names\n");
+		exit(JH_EXIT_INTERNAL);
+	}
+	JH_GROW(p->sym_parts, p->nsym_parts + 1, p->sym_parts_alloc);
+	p->sym_parts[p->nsym_parts] = jh_arena_strndup(&p->sym_arena, s, n);
 	p->sym_index[2 * j] = h;
-	p->sym_index[2 * j + 1] = (uintptr_t)x;
+	p->sym_index[2 * j + 1] = ++p->nsym_parts;
 	p->sym_index_nr++;
-	return x;
+	return (uint32_t)(p->nsym_parts - 1);
+}
+
+/* Parts are separated by the leftmost "--" (Perl's split /--/). */
+static void add_parts(struct jh_profile *p, struct jh_symname *sym, const char *s, size_t n)
+{
+	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
+	sym->first = (uint32_t)p->nsym_frames;
+	for (;;) {
+		const char *d = s;
+		while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
+			d++;
+		if (d && d + 1 >= e)
+			d = NULL;
+		const char *pe = d ? d : e;
+		JH_GROW(p->sym_frames, p->nsym_frames + 1, p->sym_frames_alloc);
+		p->sym_frames[p->nsym_frames++] = sym_store(p, s, (size_t)(pe - s));
+		if (!d)
+			break;
+		s = d + 2;
+	}
+	if (p->nsym_frames - sym->first > UINT32_MAX) {
+		fprintf(stderr, "jeheap: symbol line with too many names\n");
+		exit(JH_EXIT_INTERNAL);
+	}
+	sym->nparts = (uint32_t)(p->nsym_frames - sym->first);
 }
 
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
 	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
-	p->syms[p->nsyms].pc = pc;
-	p->syms[p->nsyms].names = sym_store(p, names, n);
+	struct jh_symname *sym = &p->syms[p->nsyms];
+	memset(sym, 0, sizeof(*sym));
+	sym->pc = pc;
+	if (p->split_symbols)
+		add_parts(p, sym, names, n);
+	else {
+		uint32_t id = sym_store(p, names, n); /* may move sym_parts */
+		sym->names = p->sym_parts[id];
+	}
 	p->nsyms++;
 }
 

@@ -61,7 +61,11 @@ struct jh_tsample {
 struct jh_symname {
 	uint64_t pc;  /* as written (already caller-adjusted by the writer) */
 	char *names;  /* "outer--inner1--inner2"; owned by the profile (interned:
-	               * equal name lists share one string), do not free */
+	               * equal name lists share one string), do not free;
+	               * NULL when the profile was read with split_symbols */
+	uint32_t first, nparts; /* with split_symbols: the line's "--"-separated
+	               * parts (all of them, empty ones too) are
+	               * sym_parts[sym_frames[first .. first+nparts)] */
 };
 
 struct jh_profile {
@@ -83,6 +87,14 @@ struct jh_profile {
 	size_t nmaps, maps_alloc;
 	struct jh_symname *syms; /* sorted by pc, unique (later line wins) */
 	size_t nsyms, syms_alloc;
+	/* Set by the caller before reading: symbol lines are stored split
+	 * into their parts, each distinct part once (what the model needs,
+	 * without a copy of every distinct whole line). */
+	int split_symbols;
+	char **sym_parts;           /* distinct parts (or whole lines); owned */
+	size_t nsym_parts, sym_parts_alloc;
+	uint32_t *sym_frames;       /* with split_symbols: part ids per line */
+	size_t nsym_frames, sym_frames_alloc;
 
 	/* private: stack de-duplication index (profile.c: id/tag pairs) */
 	uint32_t *stack_slots;
@@ -92,7 +104,7 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
-	struct jh_arena sym_arena;  /* storage of syms[].names */
+	struct jh_arena sym_arena;  /* storage of sym_parts */
 	uint64_t *sym_index;        /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;
 };
@@ -110,7 +122,8 @@ uint32_t jh_profile_thread(struct jh_profile *p, uint64_t uid, const char *name)
 /* Adds c to thread index t's counts for stack (entries for one (t, stack) pair are summed). */
 void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
 			   const struct jh_counts *c);
-/* Returns the symbol-section names for pc, or NULL. */
+/* Returns the symbol-section names for pc, or NULL (always NULL when read
+ * with split_symbols). */
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
 
 /*

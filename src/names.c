@@ -200,6 +200,15 @@ static void collapsed_safe(struct jh_sb *sb, size_t start)
 	}
 }
 
+void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl)
+{
+	size_t start = sb->len;
+	jh_sb_adds(sb, func);
+	collapsed_safe(sb, start);
+	if (inl)
+		jh_sb_adds(sb, "[inline]");
+}
+
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)
 {
 	if (!l->nframes) {
@@ -212,10 +221,12 @@ void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct 
 		const struct jh_frame *f = &m->frames.items[l->first + i];
 		if (i)
 			jh_sb_addc(sb, ';');
-		size_t start = sb->len;
 		if (f->func) {
-			jh_sb_adds(sb, f->func);
-		} else if (jh_loc_shown_module(l) && i == 0) {
+			jh_collapsed_frame(sb, f->func, i != 0);
+			continue;
+		}
+		size_t start = sb->len;
+		if (jh_loc_shown_module(l) && i == 0) {
 			jh_unknown_name(sb, l);
 		} else {
 			/* jeprof: the file:line, "?" and ":0" normalised to "??:0" */

@@ -164,6 +164,47 @@ static int cmp_stacks(const void *pa, const void *pb)
 	}
 }
 
+/*
+ * Elements of named frames, made once per (name, inline or not): the
+ * interned name itself when it needs no change (no copy), else a safe copy.
+ * Each distinct name is held once, not once per location.
+ */
+struct elcache {
+	struct jh_u64map idx[2];  /* name pointer -> index in el, per inline flag */
+	struct elem *el;
+	size_t nel, alloc;
+	struct jh_arena *strs;
+	struct jh_sb sb;
+};
+
+static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
+{
+	int added;
+	uint64_t *v = jh_u64map_put(&ec->idx[inl], (uint64_t)(uintptr_t)func, &added);
+	if (!added)
+		return ec->el[*v];
+	size_t n = strlen(func);
+	const char *s = func;
+	if (inl || strcspn(func, ";\n\r") < n) {
+		jh_sb_reset(&ec->sb);
+		jh_collapsed_frame(&ec->sb, func, inl);
+		s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
+		n = ec->sb.len;
+	}
+	*v = ec->nel;
+	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
+	ec->el[ec->nel] = (struct elem){s, (uint32_t)n};
+	return ec->el[ec->nel++];
+}
+
+static int all_named(const struct jh_model *m, const struct jh_location *l)
+{
+	for (uint32_t i = 0; i < l->nframes; i++)
+		if (!m->frames.items[l->first + i].func)
+			return 0;
+	return l->nframes > 0;
+}
+
 /* Splits each used location's collapsed name into its frames. */
 static void build_elements(struct coll *c, struct jh_arena *strs)
 {
@@ -173,6 +214,10 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	for (size_t s = 0; s < g->nstacks; s++)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
+	struct elcache ec = {.strs = strs};
+	jh_u64map_init(&ec.idx[0]);
+	jh_u64map_init(&ec.idx[1]);
+	jh_sb_init(&ec.sb);
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
 	size_t nel = 0, alloc = 0;
@@ -181,8 +226,15 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		c->eoff[l] = (uint32_t)nel;
 		if (!used[l])
 			continue;
+		const struct jh_location *loc = &m->locs[l];
+		if (all_named(m, loc)) {
+			JH_GROW(c->el, nel + loc->nframes, alloc);
+			for (uint32_t i = 0; i < loc->nframes; i++)
+				c->el[nel++] = frame_elem(&ec, m->frames.items[loc->first + i].func, i != 0);
+			continue;
+		}
 		jh_sb_reset(&sb);
-		jh_collapsed_name(&sb, m, &m->locs[l]);
+		jh_collapsed_name(&sb, m, loc);
 		/* jh_collapsed_name joins a location's frames with ';' and
 		 * names never contain one */
 		const char *p = jh_arena_strndup(strs, sb.buf, sb.len);
@@ -200,6 +252,10 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
 	jh_sb_release(&sb);
+	jh_sb_release(&ec.sb);
+	jh_u64map_release(&ec.idx[0]);
+	jh_u64map_release(&ec.idx[1]);
+	free(ec.el);
 	free(used);
 }
 

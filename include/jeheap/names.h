@@ -46,5 +46,7 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l);
  * "F;G[inline];H[inline]", "??" replaced by "??:0" (symbolized) or the
  * file:line; ';' in names becomes ':' and newlines become spaces. */
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l);
+/* One named frame of it: func made safe, "[inline]" appended when inl. */
+void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl);
 
 #endif

@@ -142,12 +142,13 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 /* The same for a line read with split_symbols: funcs[id] is the model's
  * name of part id (NULL for "??"). */
 static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
-			   const struct jh_symname *sym, const char **funcs, struct jh_symresult *r)
+			   const struct jh_symname *sym, const char **funcs, uint32_t empty,
+			   struct jh_symresult *r)
 {
 	embedded_result(m, r);
 	const uint32_t *ids = p->sym_frames + sym->first;
 	uint32_t n = sym->nparts;
-	while (n && !p->sym_parts[ids[n - 1]][0])
+	while (n && ids[n - 1] == empty)
 		n--; /* trailing empty names */
 	JH_GROW(m->frames.items, m->frames.nr + n, m->frames.alloc);
 	for (uint32_t k = 0; k < n; k++) {
@@ -159,12 +160,16 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 	r->nframes = n;
 }
 
-/* The model's names of p's distinct symbol parts ("??" is no name). */
-static const char **part_names(struct jh_model *m, const struct jh_profile *p)
+/* The model's names of p's distinct symbol parts ("??" is no name); *empty
+ * is the id of the empty part (parts are distinct: at most one). */
+static const char **part_names(struct jh_model *m, const struct jh_profile *p, uint32_t *empty)
 {
 	const char **funcs = xmalloc(jh_st_mult(p->nsym_parts ? p->nsym_parts : 1, sizeof(*funcs)));
+	*empty = UINT32_MAX;
 	for (size_t i = 0; i < p->nsym_parts; i++) {
 		const char *s = p->sym_parts[i];
+		if (!s[0])
+			*empty = (uint32_t)i;
 		funcs[i] = !strcmp(s, "??") ? NULL : jh_intern(&m->names, s);
 	}
 	return funcs;
@@ -330,10 +335,15 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
-		const char **funcs = p->split_symbols ? part_names(m, p) : NULL;
+		uint32_t empty = UINT32_MAX;
+		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
 		for (size_t i = 0; i < nu; i++) {
+			if (funcs && i + 8 < nu && syms[i + 8])
+				__builtin_prefetch(syms[i + 8]);
+			if (funcs && i + 4 < nu && syms[i + 4])
+				__builtin_prefetch(p->sym_frames + syms[i + 4]->first);
 			if (funcs && syms[i])
-				embedded_parts(m, p, syms[i], funcs, &res[i]);
+				embedded_parts(m, p, syms[i], funcs, empty, &res[i]);
 			else
 				embedded_frames(m, syms[i] ? syms[i]->names : NULL, upcs[i], &res[i]);
 			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
@@ -362,57 +372,64 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 	return 0;
 }
 
+struct pcslot {
+	uint64_t key;
+	uint32_t val; /* index in upcs + 1, 0 = empty */
+};
+
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs */
+	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs.
+	 * Key and value share a slot (one cache miss per probe); sized from
+	 * the symbol section when there is one (about one line per pc). */
 	size_t cap = 1024;
-	uint64_t *keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
-	uint32_t *vals = xcalloc(cap, sizeof(*vals)); /* index + 1, 0 = empty */
+	while (cap < 2 * p->nsyms && cap < p->npcs)
+		cap *= 2;
+	struct pcslot *tab = xcalloc(cap, sizeof(*tab));
 	uint64_t *upcs = NULL;
 	size_t nu = 0, ualloc = 0;
 	for (size_t i = 0; i < p->npcs; i++) {
 		uint64_t pc = p->pcs[i];
+		if (i + 16 < p->npcs) /* the table is bigger than the caches */
+			__builtin_prefetch(&tab[jh_hash_u64(p->pcs[i + 16]) & (cap - 1)]);
 		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (vals[j] && keys[j] != pc)
+		while (tab[j].val && tab[j].key != pc)
 			j = (j + 1) & (cap - 1);
-		if (!vals[j]) {
+		if (!tab[j].val) {
 			JH_GROW(upcs, nu + 1, ualloc);
 			upcs[nu++] = pc;
-			keys[j] = pc;
-			vals[j] = (uint32_t)nu;
+			tab[j].key = pc;
+			tab[j].val = (uint32_t)nu;
 			if (2 * nu > cap) { /* rehash from upcs */
 				cap *= 2;
-				free(keys);
-				free(vals);
-				keys = xmalloc(jh_st_mult(cap, sizeof(*keys)));
-				vals = xcalloc(cap, sizeof(*vals));
+				free(tab);
+				tab = xcalloc(cap, sizeof(*tab));
 				for (size_t u = 0; u < nu; u++) {
 					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
-					while (vals[k])
+					while (tab[k].val)
 						k = (k + 1) & (cap - 1);
-					keys[k] = upcs[u];
-					vals[k] = (uint32_t)u + 1;
+					tab[k].key = upcs[u];
+					tab[k].val = (uint32_t)u + 1;
 				}
 			}
 			p->pcs[i] = nu - 1;
 			continue;
 		}
-		p->pcs[i] = vals[j] - 1;
+		p->pcs[i] = tab[j].val - 1;
 	}
 	/* symbol-section names of the unique pcs (lines for other pcs unused) */
 	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
 	for (size_t i = 0; i < p->nsyms; i++) {
 		uint64_t pc = p->syms[i].pc;
 		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (vals[j] && keys[j] != pc)
+		while (tab[j].val && tab[j].key != pc)
 			j = (j + 1) & (cap - 1);
-		if (vals[j])
-			names[vals[j] - 1] = &p->syms[i];
+		if (tab[j].val)
+			names[tab[j].val - 1] = &p->syms[i];
 	}
-	free(keys);
-	free(vals);
+	free(tab);
 
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
 	int r = model_locations(m, p, upcs, names, nu, s, glob, d);

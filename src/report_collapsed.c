@@ -17,11 +17,13 @@
 
 #include "jeheap/names.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 struct elem {
-	const char *s;
+	const char *s;  /* s[len] is ';' (lines are written from here, writev) */
 	uint32_t len;
 };
 
@@ -165,9 +167,8 @@ static int cmp_stacks(const void *pa, const void *pb)
 }
 
 /*
- * Elements of named frames, made once per (name, inline or not): the
- * interned name itself when it needs no change (no copy), else a safe copy.
- * Each distinct name is held once, not once per location.
+ * Elements of named frames, made once per (name, inline or not): each
+ * distinct name is held once, not once per location.
  */
 struct elcache {
 	struct jh_u64map idx[2];  /* name pointer -> index in el, per inline flag */
@@ -183,14 +184,11 @@ static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
 	uint64_t *v = jh_u64map_put(&ec->idx[inl], (uint64_t)(uintptr_t)func, &added);
 	if (!added)
 		return ec->el[*v];
-	size_t n = strlen(func);
-	const char *s = func;
-	if (inl || strcspn(func, ";\n\r") < n) {
-		jh_sb_reset(&ec->sb);
-		jh_collapsed_frame(&ec->sb, func, inl);
-		s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
-		n = ec->sb.len;
-	}
+	jh_sb_reset(&ec->sb);
+	jh_collapsed_frame(&ec->sb, func, inl);
+	size_t n = ec->sb.len;
+	jh_sb_addc(&ec->sb, ';'); /* see struct elem */
+	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
 	*v = ec->nel;
 	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
 	ec->el[ec->nel] = (struct elem){s, (uint32_t)n};
@@ -237,17 +235,13 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		jh_collapsed_name(&sb, m, loc);
 		/* jh_collapsed_name joins a location's frames with ';' and
 		 * names never contain one */
-		const char *p = jh_arena_strndup(strs, sb.buf, sb.len);
-		for (;;) {
-			const char *e = strchr(p, ';');
-			size_t n = e ? (size_t)(e - p) : strlen(p);
+		jh_sb_addc(&sb, ';');
+		const char *p = jh_arena_strndup(strs, sb.buf, sb.len), *e;
+		for (; (e = strchr(p, ';')); p = e + 1) {
 			JH_GROW(c->el, nel + 1, alloc);
 			c->el[nel].s = p;
-			c->el[nel].len = (uint32_t)n;
+			c->el[nel].len = (uint32_t)(e - p);
 			nel++;
-			if (!e)
-				break;
-			p = e + 1;
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
@@ -257,6 +251,104 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	jh_u64map_release(&ec.idx[1]);
 	free(ec.el);
 	free(used);
+}
+
+/* Writes the sorted lines through a buffer. */
+static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order)
+{
+	const struct jh_graph *g = c->g;
+	struct jh_sb buf = JH_SB_INIT;
+	jh_sb_init(&buf);
+	jh_sb_grow(&buf, 1 << 20);
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const struct jh_gstack *gs = &g->stacks[order[s]];
+		const uint32_t *locs = g->locpool + gs->off;
+		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+				jh_sb_add(&buf, c->el[e].s, c->el[e].len);
+				jh_sb_addc(&buf, ';');
+			}
+		}
+		if (gs->len)
+			buf.len--; /* the last ';' becomes the space */
+		jh_sb_addc(&buf, ' ');
+		jh_sb_add(&buf, c->counts + c->coff[order[s]], c->coff[order[s] + 1] - c->coff[order[s]]);
+		if (buf.len >= (1 << 20)) {
+			fwrite(buf.buf, 1, buf.len, out);
+			jh_sb_reset(&buf);
+		}
+	}
+	fwrite(buf.buf, 1, buf.len, out);
+	jh_sb_release(&buf);
+	return ferror(out) ? -1 : 0;
+}
+
+static int writev_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= (ssize_t)iov->iov_len;
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Writes the sorted lines straight from where the names are held (writev:
+ * no copy of the output, which is often several times the input) when out
+ * is a file descriptor's stream. Returns 1 when it cannot (then nothing
+ * was written).
+ */
+static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
+{
+	const struct jh_graph *g = c->g;
+	int fd = fileno(out);
+	if (fd < 0)
+		return 1;
+	if (fflush(out))
+		return -1;
+	enum { NIOV = 1024 };
+	struct iovec iov[NIOV];
+	int n = 0;
+	static char space[] = " ";
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const struct jh_gstack *gs = &g->stacks[order[s]];
+		const uint32_t *locs = g->locpool + gs->off;
+		const struct elem *last = NULL;
+		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+				if (n + 3 > NIOV) {
+					if (writev_all(fd, iov, n))
+						return -1;
+					n = 0;
+				}
+				last = &c->el[e];
+				iov[n].iov_base = (void *)(uintptr_t)last->s;
+				iov[n++].iov_len = last->len + 1; /* with its ';' */
+			}
+		}
+		if (last)
+			iov[n - 1].iov_len--; /* the last ';' becomes the space */
+		if (n + 2 > NIOV) {
+			if (writev_all(fd, iov, n))
+				return -1;
+			n = 0;
+		}
+		iov[n].iov_base = space;
+		iov[n++].iov_len = 1;
+		iov[n].iov_base = c->counts + c->coff[order[s]];
+		iov[n++].iov_len = c->coff[order[s] + 1] - c->coff[order[s]];
+	}
+	return writev_all(fd, iov, n);
 }
 
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
@@ -289,34 +381,14 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	sort_coll = &c;
 	jh_qsort(order, g->nstacks, sizeof(*order), cmp_stacks);
 
-	struct jh_sb buf = JH_SB_INIT;
-	jh_sb_init(&buf);
-	jh_sb_grow(&buf, 1 << 20);
-	for (size_t s = 0; s < g->nstacks; s++) {
-		const struct jh_gstack *gs = &g->stacks[order[s]];
-		const uint32_t *locs = g->locpool + gs->off;
-		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			for (uint32_t e = c.eoff[locs[i]]; e < c.eoff[locs[i] + 1]; e++) {
-				jh_sb_add(&buf, c.el[e].s, c.el[e].len);
-				jh_sb_addc(&buf, ';');
-			}
-		}
-		if (gs->len)
-			buf.len--; /* the last ';' becomes the space */
-		jh_sb_addc(&buf, ' ');
-		jh_sb_add(&buf, c.counts + c.coff[order[s]], c.coff[order[s] + 1] - c.coff[order[s]]);
-		if (buf.len >= (1 << 20)) {
-			fwrite(buf.buf, 1, buf.len, out);
-			jh_sb_reset(&buf);
-		}
-	}
-	fwrite(buf.buf, 1, buf.len, out);
-	jh_sb_release(&buf);
+	int r = write_direct(out, &c, order);
+	if (r == 1)
+		r = write_buffered(out, &c, order);
 	free(order);
 	free(c.coff);
 	free(c.eoff);
 	free(c.el);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
-	return ferror(out) ? -1 : 0;
+	return r;
 }

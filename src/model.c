@@ -161,8 +161,9 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 }
 
 /* The model's names of p's distinct symbol parts ("??" is no name); *empty
- * is the id of the empty part (parts are distinct: at most one). */
-static const char **part_names(struct jh_model *m, const struct jh_profile *p, uint32_t *empty)
+ * is the id of the empty part (parts are distinct: at most one). The
+ * profile's copies of the parts are freed (the model holds them now). */
+static const char **part_names(struct jh_model *m, struct jh_profile *p, uint32_t *empty)
 {
 	const char **funcs = xmalloc(jh_st_mult(p->nsym_parts ? p->nsym_parts : 1, sizeof(*funcs)));
 	*empty = UINT32_MAX;
@@ -172,6 +173,13 @@ static const char **part_names(struct jh_model *m, const struct jh_profile *p, u
 			*empty = (uint32_t)i;
 		funcs[i] = !strcmp(s, "??") ? NULL : jh_intern(&m->names, s);
 	}
+	jh_arena_release(&p->sym_arena);
+	free(p->sym_parts);
+	free(p->sym_index);
+	p->sym_parts = NULL;
+	p->nsym_parts = p->sym_parts_alloc = 0;
+	p->sym_index = NULL;
+	p->sym_index_cap = p->sym_index_nr = 0;
 	return funcs;
 }
 

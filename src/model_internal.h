@@ -24,7 +24,8 @@ struct jh_model_priv {
 /* symbolic: key locations by their frames (set when --base is used). */
 void jh_model_init(struct jh_model *m, int symbolic);
 /* Adds one read profile (is_base: subtracted). s may be NULL. p->pcs is
- * overwritten (the caller releases p afterwards). */
+ * overwritten and split symbol parts are freed (the caller releases p
+ * afterwards). */
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d);
 /* Subtracts bases, applies --drop_negative, sorts threads. */

@@ -35,134 +35,116 @@ struct coll {
 	size_t *coff;      /* per stack, nstacks + 1 */
 };
 
-enum { C_ELEM, C_SEP, C_COUNT, C_DONE };
-
-struct cur {
+/* Walks a stack's line element by element, root first. */
+struct walk {
 	const struct coll *c;
 	const uint32_t *locs; /* leaf first */
-	uint32_t len, li, ei; /* li counts from the root */
-	uint32_t stack;
-	int state, fresh;
-	char sep;             /* the current separator: ';' or ' ' */
-	const char *p;
-	size_t n;
+	uint32_t li;          /* locations left */
+	uint32_t e, eend;     /* elements left of the current location */
 };
 
-static uint32_t cur_loc(const struct cur *k)
-{
-	return k->locs[k->len - 1 - k->li];
-}
-
-static void cur_load(struct cur *k)
-{
-	k->fresh = 1;
-	switch (k->state) {
-	case C_ELEM: {
-		const struct elem *e = &k->c->el[k->c->eoff[cur_loc(k)] + k->ei];
-		k->p = e->s;
-		k->n = e->len;
-		break;
-	}
-	case C_SEP: {
-		uint32_t l = cur_loc(k);
-		int more = k->li < k->len &&
-			   (k->c->eoff[l] + k->ei + 1 < k->c->eoff[l + 1] || k->li + 1 < k->len);
-		k->sep = more ? ';' : ' ';
-		k->p = more ? ";" : " ";
-		k->n = 1;
-		break;
-	}
-	case C_COUNT:
-		k->p = k->c->counts + k->c->coff[k->stack];
-		k->n = k->c->coff[k->stack + 1] - k->c->coff[k->stack];
-		break;
-	default:
-		k->p = NULL;
-		k->n = 0;
-	}
-}
-
-static void cur_init(struct cur *k, const struct coll *c, uint32_t stack)
+static void walk_init(struct walk *w, const struct coll *c, uint32_t stack)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
-	k->c = c;
-	k->locs = c->g->locpool + gs->off;
-	k->len = gs->len;
-	k->li = k->ei = 0;
-	k->stack = stack;
-	k->state = C_ELEM;
-	if (!k->len) {
-		k->state = C_SEP; /* " count" */
-		k->sep = ' ';
-		k->p = " ";
-		k->n = 1;
-		k->fresh = 1;
-		return;
-	}
-	cur_load(k);
+	w->c = c;
+	w->locs = c->g->locpool + gs->off;
+	w->li = gs->len;
+	w->e = w->eend = 0;
 }
 
-/* Moves to the next chunk once the current one is consumed. */
-static void cur_next(struct cur *k)
+/* The next element, or NULL at the end of the names; *last: it is the
+ * line's last element (followed by ' ' instead of ';'). */
+static const struct elem *walk_next(struct walk *w, int *last)
 {
-	switch (k->state) {
-	case C_ELEM:
-		k->state = C_SEP;
-		break;
-	case C_SEP:
-		if (k->sep == ';') {
-			uint32_t l = cur_loc(k);
-			if (k->c->eoff[l] + k->ei + 1 < k->c->eoff[l + 1]) {
-				k->ei++;
-			} else {
-				k->li++;
-				k->ei = 0;
-			}
-			k->state = C_ELEM;
-		} else {
-			k->state = C_COUNT;
-		}
-		break;
-	default:
-		k->state = C_DONE;
+	while (w->e == w->eend) {
+		if (!w->li)
+			return NULL;
+		uint32_t l = w->locs[--w->li];
+		w->e = w->c->eoff[l];
+		w->eend = w->c->eoff[l + 1];
 	}
-	cur_load(k);
+	const struct elem *el = &w->c->el[w->e++];
+	*last = w->e == w->eend;
+	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
+		*last = w->c->eoff[w->locs[i - 1]] == w->c->eoff[w->locs[i - 1] + 1];
+	return el;
 }
 
 static const struct coll *sort_coll;
 
+/* The line's bytes from its count on: " count\n" (one compare of the
+ * counts, shorter first on a common prefix). */
+static int cmp_counts(const struct coll *c, uint32_t a, uint32_t b)
+{
+	size_t na = c->coff[a + 1] - c->coff[a], nb = c->coff[b + 1] - c->coff[b];
+	int r = memcmp(c->counts + c->coff[a], c->counts + c->coff[b], na < nb ? na : nb);
+	return r ? r : (na > nb) - (na < nb);
+}
+
+static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack)
+{
+	struct walk w;
+	int last = 0;
+	const struct elem *e;
+	jh_sb_reset(sb);
+	walk_init(&w, c, stack);
+	while ((e = walk_next(&w, &last))) {
+		jh_sb_add(sb, e->s, e->len);
+		jh_sb_addc(sb, last ? ' ' : ';');
+	}
+	if (!sb->len)
+		jh_sb_addc(sb, ' ');
+	jh_sb_add(sb, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
+}
+
+/* The two lines built and compared. */
+static int cmp_lines(const struct coll *c, uint32_t a, uint32_t b)
+{
+	struct jh_sb x = JH_SB_INIT, y = JH_SB_INIT;
+	jh_sb_init(&x);
+	jh_sb_init(&y);
+	line(&x, c, a);
+	line(&y, c, b);
+	int r = memcmp(x.buf, y.buf, x.len < y.len ? x.len : y.len);
+	if (!r)
+		r = (x.len > y.len) - (x.len < y.len);
+	jh_sb_release(&x);
+	jh_sb_release(&y);
+	return r;
+}
+
+/* Byte order of the two stacks' lines, without building them: equal
+ * elements are skipped (pointer-equal most of the time), the first
+ * different one decides with its terminator (';' or ' '). */
 static int cmp_stacks(const void *pa, const void *pb)
 {
-	struct cur a, b;
-	cur_init(&a, sort_coll, *(const uint32_t *)pa);
-	cur_init(&b, sort_coll, *(const uint32_t *)pb);
+	const struct coll *c = sort_coll;
+	uint32_t sa = *(const uint32_t *)pa, sb = *(const uint32_t *)pb;
+	struct walk a, b;
+	walk_init(&a, c, sa);
+	walk_init(&b, c, sb);
+	/* shared whole locations from the root (not the last of either) */
+	while (a.li > 1 && b.li > 1 && a.locs[a.li - 1] == b.locs[b.li - 1]) {
+		a.li--;
+		b.li--;
+	}
 	for (;;) {
-		/* a shared whole location (not the last of either stack) */
-		if (a.state == C_ELEM && b.state == C_ELEM && a.fresh && b.fresh && !a.ei && !b.ei &&
-		    cur_loc(&a) == cur_loc(&b) && a.li + 1 < a.len && b.li + 1 < b.len) {
-			a.li++;
-			b.li++;
-			cur_load(&a);
-			cur_load(&b);
-			continue;
+		int la = 1, lb = 1;
+		const struct elem *x = walk_next(&a, &la), *y = walk_next(&b, &lb);
+		if (!x || !y) /* a stack emptied by allocator removal (rare) */
+			return cmp_lines(c, sa, sb);
+		size_t n = x->len < y->len ? x->len : y->len;
+		if (x->s != y->s) {
+			int r = memcmp(x->s, y->s, n);
+			if (r)
+				return r;
 		}
-		if (a.state == C_DONE || b.state == C_DONE)
-			return (a.state != C_DONE) - (b.state != C_DONE);
-		size_t n = a.n < b.n ? a.n : b.n;
-		if (a.p != b.p) {
-			int c = memcmp(a.p, b.p, n);
-			if (c)
-				return c;
-		}
-		a.p += n;
-		a.n -= n;
-		b.p += n;
-		b.n -= n;
-		a.fresh = b.fresh = 0;
-		if (!a.n)
-			cur_next(&a);
-		if (!b.n)
-			cur_next(&b);
+		unsigned char cx = x->len > n ? (unsigned char)x->s[n] : (la ? ' ' : ';');
+		unsigned char cy = y->len > n ? (unsigned char)y->s[n] : (lb ? ' ' : ';');
+		if (cx != cy)
+			return cx < cy ? -1 : 1;
+		if (la) /* both last, equal names: the counts decide */
+			return cmp_counts(c, sa, sb);
 	}
 }
 

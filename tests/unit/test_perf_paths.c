@@ -26,6 +26,8 @@ static const char text[] =
 	"0x0000000000001040 --\n"                  /* only empty parts: no frames */
 	"0x0000000000001050 a----b\n"              /* an empty part inside is kept */
 	"0x0000000000001060 main\n"
+	"0x0000000000002000 malloc\n"
+	"0x0000000000002010 \x01ctl--b\n"         /* sorts before the empty lines */
 	"---\n"
 	"--- heap\n"
 	"heap_v2/524288\n"
@@ -39,6 +41,12 @@ static const char text[] =
 	"@ 0x1040 0x1051 0x1061 0x1071\n"
 	"  t*: 2: 200 [0: 0]\n"
 	"  t0: 2: 200 [0: 0]\n"
+	"@ 0x2000\n"                               /* emptied by allocator removal */
+	"  t*: 3: 300 [0: 0]\n"
+	"@ 0x2000 0x1001\n"
+	"  t*: 5: 500 [0: 0]\n"
+	"@ 0x2010 0x1001\n"
+	"  t*: 1: 100 [0: 0]\n"
 	"\n"
 	"MAPPED_LIBRARIES:\n";
 
@@ -54,7 +62,7 @@ static char *collapsed(int split, int fd)
 	jh_profile_init(&p);
 	p.split_symbols = split;
 	assert_int_equal(jh_profile_read_mem(&p, text, strlen(text), "t.heap", &d), 0);
-	assert_int_equal(p.nsyms, 7);
+	assert_int_equal(p.nsyms, 9);
 	if (split) {
 		assert_null(p.syms[0].names);
 		assert_null(jh_profile_symbol(&p, 0x1000));
@@ -97,6 +105,19 @@ static void test_same_output(void **state)
 	assert_non_null(strstr(plain, "main;f(int);inl:semi[inline];??:0;leaf;??:0[inline];"
 				      "x[inline];-y[inline] "));
 	assert_non_null(strstr(plain, "main;a;[inline];b[inline];0000000000001040 "));
+	/* byte-wise sorted (LC_ALL=C sort), the emptied stacks as " count" */
+	size_t nlines = 0, nempty = 0;
+	for (char *l = plain, *e; (e = strchr(l, '\n')); l = e + 1, nlines++) {
+		nempty += *l == ' ';
+		char *next = e + 1;
+		if (!*next)
+			continue;
+		size_t a = (size_t)(e - l), b = strcspn(next, "\n");
+		int r = memcmp(l, next, a < b ? a : b);
+		assert_true(r < 0 || (r == 0 && a <= b));
+	}
+	assert_int_equal(nlines, 6);
+	assert_int_equal(nempty, 1);
 	for (int split = 0; split < 2; split++) {
 		for (int fd = 0; fd < 2; fd++) {
 			char *o = collapsed(split, fd);

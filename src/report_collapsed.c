@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 
 struct elem {
@@ -287,14 +288,16 @@ static int writev_all(int fd, struct iovec *iov, int n)
 /*
  * Writes the sorted lines straight from where the names are held (writev:
  * no copy of the output, which is often several times the input) when out
- * is a file descriptor's stream. Returns 1 when it cannot (then nothing
- * was written).
+ * is a file or a device. Returns 1 when it does not (then nothing was
+ * written): memory streams, and pipes and sockets, where the kernel's copy
+ * of thousands of short pieces costs more than a buffer.
  */
 static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 {
 	const struct jh_graph *g = c->g;
 	int fd = fileno(out);
-	if (fd < 0)
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
 		return 1;
 	if (fflush(out))
 		return -1;

@@ -236,33 +236,45 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	free(used);
 }
 
+/* Appends n bytes to the output buffer buf[0..*len) of size cap. */
+static void out_add(FILE *out, char *buf, size_t *len, size_t cap, const char *s, size_t n)
+{
+	if (*len + n > cap) {
+		fwrite(buf, 1, *len, out);
+		*len = 0;
+		if (n > cap) {
+			fwrite(s, 1, n, out);
+			return;
+		}
+	}
+	memcpy(buf + *len, s, n);
+	*len += n;
+}
+
 /* Writes the sorted lines through a buffer. */
 static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order)
 {
 	const struct jh_graph *g = c->g;
-	struct jh_sb buf = JH_SB_INIT;
-	jh_sb_init(&buf);
-	jh_sb_grow(&buf, 1 << 20);
+	size_t cap = 1 << 20, len = 0;
+	char *buf = xmalloc(cap);
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *gs = &g->stacks[order[s]];
 		const uint32_t *locs = g->locpool + gs->off;
+		int first = 1;
 		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
 			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
-				jh_sb_add(&buf, c->el[e].s, c->el[e].len);
-				jh_sb_addc(&buf, ';');
+				if (!first)
+					out_add(out, buf, &len, cap, ";", 1);
+				out_add(out, buf, &len, cap, c->el[e].s, c->el[e].len);
+				first = 0;
 			}
 		}
-		if (gs->len)
-			buf.len--; /* the last ';' becomes the space */
-		jh_sb_addc(&buf, ' ');
-		jh_sb_add(&buf, c->counts + c->coff[order[s]], c->coff[order[s] + 1] - c->coff[order[s]]);
-		if (buf.len >= (1 << 20)) {
-			fwrite(buf.buf, 1, buf.len, out);
-			jh_sb_reset(&buf);
-		}
+		out_add(out, buf, &len, cap, " ", 1);
+		out_add(out, buf, &len, cap, c->counts + c->coff[order[s]],
+			c->coff[order[s] + 1] - c->coff[order[s]]);
 	}
-	fwrite(buf.buf, 1, buf.len, out);
-	jh_sb_release(&buf);
+	fwrite(buf, 1, len, out);
+	free(buf);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -9,7 +9,7 @@
 set -uo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-JEHEAP=${JEHEAP:-$SRC/build/jeheap}
+JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}" 2>/dev/null || echo "${JEHEAP:-}")
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 # the shared dir lies beside the repo (CI: beside the clone; helpers: two levels up)
 for SHARED in ${JH_SHARED:-} "$SRC/../shared" "$SRC/../../shared"; do

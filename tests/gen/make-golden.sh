@@ -18,6 +18,7 @@
 # in tests/cases/golden_symbolized.sh, compared byte-for-byte).
 #
 # Usage: tests/gen/make-golden.sh [case...]      (needs jeprof, libjemalloc2, gcc, clang)
+#        tests/gen/make-golden.sh --rederive     (only recompute the derived base.collapsed*)
 set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
@@ -119,16 +120,42 @@ alternatives() {
   rm -f "$WORK"/alt.*
 }
 
-# derived_base_collapsed DIR NAME BEFORE AFTER [ARGS...]: two-column --collapsed --base
+# base_collapsed_out DIR NAME BEFORE AFTER [ARGS...]: writes expected/NAME.out for the
+# two-column '--collapsed --base' (issue 4): jeprof's --collapsed of each file, made on
+# copies whose same-named frames share one address (alloc_view.py --merge-names, so stacks
+# that read the same are summed before truncation), joined by join_collapsed.py.
+base_collapsed_out() {
+  local dir=$1 name=$2 before=$3 after=$4; shift 4
+  local f
+  for f in "$before" "$after"; do
+    python3 "$GEN/alloc_view.py" --merge-names "$dir/$f" > "$WORK/$f.merged"
+  done
+  (cd "$WORK" && jeprof --collapsed "$@" "$before.merged" > b.col 2>/dev/null &&
+                 jeprof --collapsed "$@" "$after.merged" > a.col 2>/dev/null)
+  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$dir/expected/$name.out"
+  rm -f "$WORK/$before.merged" "$WORK/$after.merged"
+}
+
+# derived_base_collapsed DIR NAME BEFORE AFTER [ARGS...]: the above, plus its cmd line
 derived_base_collapsed() {
   local dir=$1 name=$2 before=$3 after=$4; shift 4
-  local b a
-  b=$(to_view "$before"); a=$(to_view "$after")
-  (cd "$dir" && jeprof --collapsed "$@" "$b" > "$WORK/b.col" 2>/dev/null &&
-                jeprof --collapsed "$@" "$a" > "$WORK/a.col" 2>/dev/null)
-  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$dir/expected/$name.out"
+  base_collapsed_out "$dir" "$name" "$before" "$after" "$@"
   local IFS=$'\t'
   printf '%s\t%s\t%s\n' "$name" derived "--collapsed${*:+$IFS$*}$IFS--base=$before$IFS$after" >> "$dir/cmd"
+}
+
+# rederive: recomputes every base.collapsed* expectation from the committed inputs
+rederive() {
+  local d name
+  for d in "$OUT"/*/; do
+    while IFS=$'\t' read -r -a f; do
+      name=${f[0]}
+      [[ $name == base.collapsed* ]] || continue
+      local n=${#f[@]} args=("${f[@]:3:${#f[@]}-5}")
+      base_collapsed_out "$d" "$name" "${f[n-2]#--base=}" "${f[n-1]}" "${args[@]}"
+      echo "rederived ${d#$OUT/}$name" >&2
+    done < <(sed 's/\.heap\.symbolized/.jeprof-view.symbolized/g' "$d/cmd")
+  done
 }
 
 # The option matrix shared by every case. FOCUS IGNORE RETAIN EXCLUDE are per program.
@@ -253,12 +280,12 @@ crossrun_case() {
   (cd "$WORK/twin" && jeprof --text --show_bytes --base=run2.jeprof-view.symbolized run1.jeprof-view.symbolized \
      > "$d/expected/base.reverse.text.show_bytes.out" 2>/dev/null)
   printf 'base.reverse.text.show_bytes\tderived\t--text\t--show_bytes\t--base=run2.heap.symbolized\trun1.heap.symbolized\n' >> "$d/cmd"
-  (cd "$WORK/twin" && jeprof --collapsed run1.jeprof-view.symbolized > "$WORK/b.col" 2>/dev/null &&
-                      jeprof --collapsed run2.jeprof-view.symbolized > "$WORK/a.col" 2>/dev/null)
-  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$d/expected/base.collapsed.out"
+  # by-name join: needs no twin (each file's stacks are merged by name on their own)
+  base_collapsed_out "$d" base.collapsed run1.jeprof-view.symbolized run2.jeprof-view.symbolized
   printf 'base.collapsed\tderived\t--collapsed\t--base=run1.heap.symbolized\trun2.heap.symbolized\n' >> "$d/cmd"
 }
 
+if [ "${1:-}" = --rederive ]; then rederive; exit 0; fi
 build
 want() { [ ${#CASES[@]} -eq 0 ] || [[ " ${CASES[*]} " == *" $1 "* ]]; }
 CASES=("$@")

@@ -212,7 +212,8 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	}
 	if (!sq.empty)
 		t->nrows = sq.first; /* a sequence without its end: drop it */
-	qsort(t->seqs, t->nseqs, sizeof(*t->seqs), cmp_seq);
+	if (t->nseqs > 1)
+		qsort(t->seqs, t->nseqs, sizeof(*t->seqs), cmp_seq);
 	return 0;
 }
 

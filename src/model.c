@@ -190,6 +190,17 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
+/* A .symbolized file is analysed without its libraries: the allocator's
+ * shared library is recognised by its file name (the symbolizer checks for
+ * the mallctl export instead when it has the file). */
+static int allocator_library(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
+	       strstr(b, ".so");
+}
+
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
 			    uint64_t pc, struct jh_symresult *r)
 {
@@ -210,6 +221,7 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
 			r->module = jh_intern(&m->names, mp->path);
 			r->modaddr = pc - mp->start + mp->offset;
+			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
 		}
 	}

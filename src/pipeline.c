@@ -9,25 +9,35 @@
 #include "jeheap/analyse.h"
 #include "model_internal.h"
 #include "report.h"
+#include "report_graph.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The output mode actually run: the default is interactive on a terminal,
- * else text. Until the interactive mode lands, it is text. */
+/* The output mode actually run: the default is interactive on a terminal
+ * (stdout, as jeprof checks), else text. */
 static enum jh_output effective_output(const struct jh_options *o)
 {
-	if (o->output == JH_OUT_DEFAULT || o->output == JH_OUT_INTERACTIVE)
-		return JH_OUT_TEXT;
+	if (o->output == JH_OUT_DEFAULT)
+		return isatty(1) ? JH_OUT_INTERACTIVE : JH_OUT_TEXT;
 	return o->output;
 }
 
 /* Writes the report for one analysed graph. */
 static int report(FILE *out, enum jh_output mode, const struct jh_graph *g,
-		  const struct jh_options *o)
+		  const struct jh_options *o, struct jh_diag *d)
 {
 	switch (mode) {
+	case JH_OUT_DOT:
+		return jh_report_dot(out, g, o, d);
+	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
+	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+		return jh_report_graphviz(out, g, o, d);
+	case JH_OUT_CALLGRIND:
+		return jh_report_callgrind(out, g, o, d);
+	case JH_OUT_LIST:
+		return jh_report_list(out, g, o, o->list_re, d);
 	case JH_OUT_TEXT:
 		return jh_report_text(out, g, o, -1);
 	case JH_OUT_TOP:
@@ -45,6 +55,9 @@ static int supported(enum jh_output mode)
 	case JH_OUT_TEXT:
 	case JH_OUT_TOP:
 	case JH_OUT_COLLAPSED:
+	case JH_OUT_DOT: case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF:
+	case JH_OUT_PNG: case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+	case JH_OUT_CALLGRIND: case JH_OUT_LIST: case JH_OUT_RAW: case JH_OUT_INTERACTIVE:
 		return 1;
 	default:
 		return 0;
@@ -66,7 +79,7 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 		struct jh_graph g;
 		int r = mode == JH_OUT_COLLAPSED ? jh_analyse_stacks(&g, m, o, thread, d)
 						 : jh_analyse(&g, m, o, thread, d);
-		if (!r && report(out, mode, &g, o))
+		if (!r && (r = report(out, mode, &g, o, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
 		jh_graph_release(&g);
@@ -98,7 +111,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				    o->output_file);
 			code = JH_EXIT_OUTPUT;
 		} else {
-			code = analyse_and_report(out, mode, &m, o, d);
+			if (mode == JH_OUT_RAW)
+				code = jh_report_raw(out, &m, o, d) ? d->code : JH_EXIT_OK;
+			else if (mode == JH_OUT_INTERACTIVE)
+				code = jh_interactive(&m, o, d);
+			else
+				code = analyse_and_report(out, mode, &m, o, d);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					    o->output_file);

@@ -53,7 +53,8 @@ LC_ALL=C sort -c "$tmp/c1" || { echo "FAIL collapsed not sorted"; fail=1; }
 
 # live comparison when jeprof is installed (the expected files may be stale)
 if command -v jeprof > /dev/null; then
-	jeprof --text --show_bytes --focus=worker "$IN" 2>/dev/null > "$tmp/jp"
+	python3 "$JH_SRC/tests/gen/alloc_view.py" "$IN" > "$tmp/view.sym"
+	jeprof --text --show_bytes --focus=worker "$tmp/view.sym" 2>/dev/null > "$tmp/jp"
 	check live_focus "$tmp/jp" --text --show_bytes --focus=worker "$IN"
 fi
 exit $fail

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# --list=REGEX: jeprof's ROUTINE layout with the values on the fixture's
+# marked source lines; a missing source file gives one clear message and
+# --path-map finds it again; symbolized input (no file:line) prints nothing.
+source "$JH_SRC/tests/fixtures/reports/lib.sh"
+
+"$JEHEAP" --list='^mid' --show_bytes "$PROG" "$HEAP" >"$T/l.out" 2>"$T/l.err" || fail "exited $?: $(cat "$T/l.err")"
+head -1 "$T/l.out" | grep -q "^ROUTINE ====================== mid in $SRC\$" || fail "header: $(head -1 "$T/l.out")"
+sed -n 2p "$T/l.out" | grep -Eq '^ *[0-9]+ +[0-9]+ Total B \(flat / cumulative\)$' || fail "totals line"
+# line format "%6s %6s %4d: text"; the marked lines carry the values
+mm=$(mark MARK_MID_MALLOC)
+mc=$(mark MARK_MID_CALL)
+grep -Eq "^ *[1-9][0-9]* +[1-9][0-9]* +$mm: .*MARK_MID_MALLOC" "$T/l.out" || fail "flat/cum on the malloc line $mm"
+grep -Eq "^ *\. +[1-9][0-9]* +$mc: .*MARK_MID_CALL" "$T/l.out" || fail "cum only on the inlined call line $mc"
+grep -Eq '^ +\. +\. +[0-9]+: ' "$T/l.out" || fail "no '.' for lines without samples"
+grep -c '^---$' "$T/l.out" | grep -q '^2$' || fail "the routine's --- markers"
+! grep -q ROUTINE.*leaf_alloc "$T/l.out" || fail "listed a routine that does not match"
+# flat of mid's malloc line = mid's flat in --text
+flat=$("$JEHEAP" --text --show_bytes "$PROG" "$HEAP" 2>/dev/null | awk '$6 == "mid" {print $1}')
+got=$(grep -E "^ *[0-9]+ +[0-9]+ +$mm: " "$T/l.out" | awk '{print $1}')
+[ "$flat" = "$got" ] || fail "flat of mid $flat vs listed $got"
+
+# An inlined function can be listed: its line is the call of leaf_alloc.
+"$JEHEAP" --list=inl_helper "$PROG" "$HEAP" >"$T/i.out" 2>/dev/null || fail "--list=inl_helper"
+grep -Eq "^ *\. +[0-9.]+ +$(mark MARK_INL): " "$T/i.out" || fail "inlined function's line"
+
+# Recursion: the call line of recurse has a cumulative value.
+"$JEHEAP" --list='^recurse$' "$PROG" "$HEAP" >"$T/r.out" 2>/dev/null || fail "--list=recurse"
+grep -Eq "^ *\. +[0-9.]+ +$(mark MARK_REC_CALL): " "$T/r.out" || fail "recursive call line"
+
+# Missing source: a one-line message on stderr, the values still listed; --path-map finds it.
+mv "$T/src" "$T/moved"
+"$JEHEAP" --list='^mid' "$PROG" "$HEAP" >"$T/m.out" 2>"$T/m.err" || fail "missing source: exit $?"
+[ "$(wc -l <"$T/m.err")" = 1 ] || fail "missing source: $(cat "$T/m.err")"
+grep -q "^jeheap: .*$SRC.*cannot open" "$T/m.err" || fail "missing source message: $(cat "$T/m.err")"
+grep -q "^ROUTINE ====================== mid in " "$T/m.out" || fail "missing source: no ROUTINE"
+grep -Eq "^ *[0-9.]+ +[0-9.]+ +$mm: \$" "$T/m.out" || fail "missing source: line values"
+"$JEHEAP" --list='^mid' --path-map="$T/src=$T/moved" "$PROG" "$HEAP" >"$T/p.out" 2>"$T/p.err" || fail "--path-map"
+[ ! -s "$T/p.err" ] || fail "--path-map: $(cat "$T/p.err")"
+sed "s|$T/src|$T/moved|" "$T/l.out" >"$T/l.moved"
+"$JEHEAP" --list='^mid' --show_bytes --path-map="$T/src=$T/moved" "$PROG" "$HEAP" 2>/dev/null | diff "$T/l.moved" - >&2 \
+	|| fail "--path-map listing differs"
+mv "$T/moved" "$T/src"
+
+# Symbolized input has no file:line: nothing is printed (as jeprof).
+"$JEHEAP" --raw "$PROG" "$HEAP" >"$T/s.sym" 2>/dev/null || fail "--raw"
+"$JEHEAP" --list=mid "$T/s.sym" >"$T/s.out" 2>/dev/null || fail "--list on symbolized input: exit $?"
+[ ! -s "$T/s.out" ] || fail "--list on symbolized input printed something"
+
+# A bad regex is a usage error.
+set +e
+"$JEHEAP" --list='(' "$PROG" "$HEAP" >/dev/null 2>&1
+rc=$?
+set -e
+[ $rc = 1 ] || fail "bad regex: exit $rc"
+echo ok

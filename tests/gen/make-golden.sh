@@ -84,6 +84,7 @@ record() {
   [ $rc -ne 0 ] && [ "$kind" = dot ] && [ ! -s "$dir/expected/$name.out" ] && kind=fails
   if [ "$kind" = fails ]; then
     [ $rc -ne 0 ] || { echo "make-golden.sh: $name: jeprof did not fail" >&2; exit 1; }
+    sed -i '1!d' "$dir/expected/$name.err"   # the reason, not the usage text after it
   else
     [ $rc -eq 0 ] || { echo "make-golden.sh: $name: jeprof exited $rc" >&2; cat "$dir/expected/$name.err"; exit 1; }
     # stderr is kept only where it says something (dot's "Dropping nodes ..." line)

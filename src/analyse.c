@@ -471,6 +471,6 @@ uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum)
 		order[i] = (uint32_t)i;
 	sort_graph = g;
 	sort_cum = by_cum;
-	qsort(order, g->nnodes, sizeof(*order), cmp_nodes);
+	jh_qsort(order, g->nnodes, sizeof(*order), cmp_nodes);
 	return order;
 }

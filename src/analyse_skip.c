@@ -55,7 +55,7 @@ static void build_sorted(void)
 		sorted_names[2 * i + 1] = u; /* Mach-O prefix, as jeprof */
 	}
 	nsorted = 2 * n;
-	qsort(sorted_names, nsorted, sizeof(*sorted_names), cmp_str);
+	jh_qsort(sorted_names, nsorted, sizeof(*sorted_names), cmp_str);
 }
 
 int jh_is_allocator_name(const char *shortname)

@@ -912,7 +912,7 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		if (cu)
 			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
 	}
-	qsort(qs, nq, sizeof(*qs), cmp_query);
+	jh_qsort(qs, nq, sizeof(*qs), cmp_query);
 	struct run r = {.dw = dw, .qs = qs};
 	size_t ntasks = 0;
 	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));

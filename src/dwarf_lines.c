@@ -212,8 +212,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	}
 	if (!sq.empty)
 		t->nrows = sq.first; /* a sequence without its end: drop it */
-	if (t->nseqs > 1)
-		qsort(t->seqs, t->nseqs, sizeof(*t->seqs), cmp_seq);
+	jh_qsort(t->seqs, t->nseqs, sizeof(*t->seqs), cmp_seq);
 	return 0;
 }
 

@@ -72,7 +72,7 @@ size_t jh_sched_disjoint(struct jh_sched_range *in, size_t n)
 		ep[ne++] = (struct endpoint){in[i].lo, in[i].key, 1};
 		ep[ne++] = (struct endpoint){in[i].hi, in[i].key, 0};
 	}
-	qsort(ep, ne, sizeof(*ep), cmp_endpoint);
+	jh_qsort(ep, ne, sizeof(*ep), cmp_endpoint);
 	struct kset valid = {NULL, 0, 0};
 	size_t out = 0;
 	uint64_t prev = UINT64_MAX;
@@ -149,7 +149,7 @@ static void heap_pop(struct jh_sched_range *h, size_t *n)
 void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, size_t na,
 		    uint64_t *out)
 {
-	qsort(r, n, sizeof(*r), cmp_lo);
+	jh_qsort(r, n, sizeof(*r), cmp_lo);
 	struct jh_sched_range *heap = xmalloc(jh_st_mult(n + 1, sizeof(*heap)));
 	size_t nh = 0, next = 0;
 	for (size_t q = 0; q < na; q++) {

@@ -343,7 +343,7 @@ static void load_symbols(struct jh_elf_image *im)
 		keys[nk].index = i;
 		nk++;
 	}
-	qsort(keys, nk, sizeof(*keys), cmp_symkey);
+	jh_qsort(keys, nk, sizeof(*keys), cmp_symkey);
 	im->syms = xmalloc(jh_st_mult(nk ? nk : 1, sizeof(*im->syms)));
 	for (size_t i = 0; i < nk; i++) {
 		/* keep the last (largest, latest) entry of each address */

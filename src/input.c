@@ -82,7 +82,7 @@ static struct jh_input *input_new(const char *name, size_t size)
 	in->rawcap = size < JH_IN_CHUNK ? (size < 4096 ? 4096 : size) : JH_IN_CHUNK;
 	in->raw = xmalloc(in->rawcap);
 	in->cap = size < JH_BUF_INIT / 4 ? 4096 : JH_BUF_INIT;
-	in->buf = xmalloc(in->cap + 1);
+	in->buf = xcalloc(1, in->cap + 1 + JH_INPUT_PAD);
 	return in;
 }
 
@@ -259,7 +259,8 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
 					   "line longer than %lu bytes", JH_MAX_LINE);
 		in->cap *= 2;
-		in->buf = xrealloc(in->buf, in->cap + 1);
+		in->buf = xrealloc(in->buf, in->cap + 1 + JH_INPUT_PAD);
+		memset(in->buf + in->end, 0, in->cap + 1 + JH_INPUT_PAD - in->end);
 	}
 	char *dst = in->buf + in->end;
 	size_t room = in->cap - in->end;

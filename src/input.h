@@ -13,6 +13,9 @@
 
 struct jh_input;
 
+/* Bytes after the end of every line that may be read (not written) safely. */
+#define JH_INPUT_PAD 16
+
 /* Opens path ("-" = stdin). Returns NULL with d set if it cannot be opened. */
 struct jh_input *jh_input_open(const char *path, struct jh_diag *d);
 /* Reads from data[0..n) (not copied: it must outlive the input); name is

@@ -441,7 +441,7 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 		jh_u64map_release(&mp->thread_stacks[t]);
 	free(mp->thread_stacks);
 	mp->thread_stacks = NULL;
-	qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
+	jh_qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
 	if (!m->program)
 		m->program = mp->maps_program;
 }

@@ -39,8 +39,7 @@ int jh_bad_line(struct jh_reader *r, const char *fmt, ...)
 	const char *file = jh_input_name(r->in);
 	unsigned long line = jh_input_lineno(r->in);
 	if (jh_input_unterminated(r->in)) {
-		jh_warn("%s:%lu: truncated last line ignored", file, line);
-		r->truncated = 1;
+		r->truncated = 1; /* read_input decides: warning or error */
 		return -1;
 	}
 	char msg[512];
@@ -101,39 +100,6 @@ int jh_parse_hex_slow(struct jh_reader *r, const char **sp, const char *e, uint6
 		return jh_bad_line(r, "address '%s' longer than 16 hex digits",
 				   jh_quote(r, b, (size_t)(s - b)));
 	*v = x;
-	*sp = s;
-	return 0;
-}
-
-int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what)
-{
-	if (*s >= e || !jh_isspace(**s))
-		return jh_bad_line(r, "%s", what);
-	*s = jh_skip_space(*s, e);
-	return 0;
-}
-
-static int expect(struct jh_reader *r, const char **s, const char *e, char c, const char *what)
-{
-	if (*s >= e || **s != c)
-		return jh_bad_line(r, "%s", what);
-	(*s)++;
-	return 0;
-}
-
-int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t v[4])
-{
-	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
-	const char *s = *sp;
-	if (jh_parse_dec(r, &s, e, &v[0]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
-	    jh_parse_space(r, &s, e, fmt) || expect(r, &s, e, '[', fmt))
-		return -1;
-	s = jh_skip_space(s, e);
-	if (jh_parse_dec(r, &s, e, &v[2]) || expect(r, &s, e, ':', fmt) ||
-	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
-	    expect(r, &s, e, ']', fmt))
-		return -1;
 	*sp = s;
 	return 0;
 }
@@ -286,8 +252,14 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	free(p->source);
 	p->source = xstrdup(jh_input_name(in));
 	int rc = jh_parse_profile(&r, 0);
-	if (rc < 0 && r.truncated)
+	if (rc < 0 && r.truncated && r.body) {
+		jh_warn("%s:%lu: truncated last line ignored", jh_input_name(in),
+			jh_input_lineno(in));
 		rc = 0;
+	} else if (rc < 0 && r.truncated) {
+		rc = jh_diag_set(d, JH_EXIT_INPUT, jh_input_name(in), jh_input_lineno(in),
+				 "file ends before the profile");
+	}
 	jh_profile_sort_symbols(p);
 	free(r.pcs);
 	jh_sb_release(&r.sb);

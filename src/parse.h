@@ -20,6 +20,7 @@ struct jh_reader {
 	struct jh_input *in;
 	struct jh_diag *d;
 	int truncated;        /* the last line was cut off; stop quietly */
+	int body;             /* a profile header was read (heap_v2 or legacy) */
 	uint64_t *pcs;        /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
@@ -86,28 +87,93 @@ static inline int jh_parse_dec(struct jh_reader *r, const char **sp, const char 
 	return 0;
 }
 
+/* Value of 8 ASCII hex digits, the first in the lowest byte of w (bytes
+ * that are 0 count as leading zeros). */
+static inline uint64_t jh_hex8(uint64_t w)
+{
+	uint64_t v = (w & 0x0f0f0f0f0f0f0f0fULL) + 9 * ((w >> 6) & 0x0101010101010101ULL);
+	v = ((v << 4) | (v >> 8)) & 0x00ff00ff00ff00ffULL;
+	v = ((v << 8) | (v >> 16)) & 0x0000ffff0000ffffULL;
+	return ((v << 16) | (v >> 32)) & 0xffffffffULL;
+}
+
+/* 0x80 in each byte of w that is an ASCII hex digit, 0 elsewhere. */
+static inline uint64_t jh_hexmask8(uint64_t w)
+{
+	const uint64_t o = 0x0101010101010101ULL, h = 0x8080808080808080ULL;
+	uint64_t x = w & ~h, l = x | (0x20 * o);
+	uint64_t dig = (x + 0x50 * o) & ~(x + 0x46 * o); /* '0' <= x <= '9' */
+	uint64_t let = (l + 0x1f * o) & ~(l + 0x19 * o); /* 'a' <= x|0x20 <= 'f' */
+	return (dig | let) & ~w & h;
+}
+
+/* Needs JH_INPUT_PAD readable bytes after the line (input.h guarantees them
+ * for lines from jh_input_line, which are NUL-terminated): the digits are
+ * found and converted 8 at a time. */
 static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp;
 	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
 		s += 2;
-	const char *b = s;
-	uint64_t x = 0;
-	unsigned h;
-	while (s < e && (h = jh_hexval[(unsigned char)*s])) {
-		x = x << 4 | (h - 1);
-		s++;
-	}
-	if (s == b || s - b > 16 || (s < e && !jh_isspace(*s)))
+	uint64_t a, b, m;
+	memcpy(&a, s, 8);
+	memcpy(&b, s + 8, 8);
+	size_t n;
+	if ((m = ~jh_hexmask8(a) & 0x8080808080808080ULL))
+		n = (size_t)__builtin_ctzll(m) >> 3;
+	else if ((m = ~jh_hexmask8(b) & 0x8080808080808080ULL))
+		n = 8 + ((size_t)__builtin_ctzll(m) >> 3);
+	else
+		n = 17;
+	if (n == 0 || n > 16 || s + n > e || (s + n < e && !jh_isspace(s[n])))
 		return jh_parse_hex_slow(r, sp, e, v);
-	*v = x;
+	if (n <= 8) {
+		*v = jh_hex8(a << (8 * (8 - n)));
+	} else {
+		memcpy(&b, s + n - 8, 8);
+		*v = jh_hex8(a << (8 * (16 - n))) << 32 | jh_hex8(b);
+	}
+	*sp = s + n;
+	return 0;
+}
+
+/* Requires at least one whitespace at *s and skips the run. */
+static inline int jh_parse_space(struct jh_reader *r, const char **s, const char *e,
+				 const char *what)
+{
+	if (*s >= e || !jh_isspace(**s))
+		return jh_bad_line(r, "%s", what);
+	*s = jh_skip_space(*s + 1, e);
+	return 0;
+}
+
+static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, char c,
+			    const char *what)
+{
+	if (*s >= e || **s != c)
+		return jh_bad_line(r, "%s", what);
+	(*s)++;
+	return 0;
+}
+
+/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
+static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
+				uint64_t v[4])
+{
+	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
+	const char *s = *sp;
+	if (jh_parse_dec(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))
+		return -1;
+	s = jh_skip_space(s, e);
+	if (jh_parse_dec(r, &s, e, &v[2]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[3]) ||
+	    jh_expect(r, &s, e, ']', fmt))
+		return -1;
 	*sp = s;
 	return 0;
 }
-/* Requires at least one whitespace at *s and skips the run. */
-int jh_parse_space(struct jh_reader *r, const char **s, const char *e, const char *what);
-/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
-int jh_parse_quad(struct jh_reader *r, const char **s, const char *e, uint64_t v[4]);
 /* Whitespace-separated addresses -> r->pcs, leaf kept, callers - 1 (wrapping). */
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
 

@@ -94,6 +94,7 @@ int jh_parse_heapv2(struct jh_reader *r, const char *h, size_t hlen)
 		return -1;
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_HEAP_V2;
+	r->body = 1;
 	p->period = period;
 	double pd = (double)period;
 	int in_record = 0;

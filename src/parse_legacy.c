@@ -50,6 +50,7 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 	int algo = sampling(s, e, v, &adjust);
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_LEGACY_HEAP;
+	r->body = 1;
 	p->period = (uint64_t)adjust;
 
 	int rc;

@@ -23,9 +23,9 @@ void jh_profile_release(struct jh_profile *p)
 	for (size_t i = 0; i < p->nmaps; i++)
 		free(p->maps[i].path);
 	free(p->maps);
-	for (size_t i = 0; i < p->nsyms; i++)
-		free(p->syms[i].names);
 	free(p->syms);
+	jh_arena_release(&p->sym_arena);
+	free(p->sym_index);
 	free(p->stack_slots);
 	jh_u64map_release(&p->thread_index);
 	free(p->ts_head);
@@ -188,11 +188,77 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
 	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
 }
 
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* A fast hash for long names (16 bytes per multiply, wyhash-style). */
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, a = 0, b = 0;
+	for (; n >= 16; s += 16, n -= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, 8);
+		h = mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0xe7037ed1a0b428dbULL);
+	}
+	a = b = 0;
+	if (n > 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, n - 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	return mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0x8ebc6af09c88c6e3ULL);
+}
+
+/*
+ * Symbol names are stored once per distinct string (call sites of one
+ * function usually carry the same names). sym_index holds slot pairs
+ * (hash, string pointer), load factor <= 1/2.
+ */
+static void sym_index_grow(struct jh_profile *p)
+{
+	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
+	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < p->sym_index_cap; i++) {
+		if (!p->sym_index[2 * i + 1])
+			continue;
+		size_t j = p->sym_index[2 * i] & (cap - 1);
+		while (slots[2 * j + 1])
+			j = (j + 1) & (cap - 1);
+		slots[2 * j] = p->sym_index[2 * i];
+		slots[2 * j + 1] = p->sym_index[2 * i + 1];
+	}
+	free(p->sym_index);
+	p->sym_index = slots;
+	p->sym_index_cap = cap;
+}
+
+static char *sym_store(struct jh_profile *p, const char *s, size_t n)
+{
+	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
+		sym_index_grow(p);
+	uint64_t h = name_hash(s, n);
+	size_t mask = p->sym_index_cap - 1, j = h & mask;
+	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
+		char *x = (char *)(uintptr_t)p->sym_index[2 * j + 1];
+		if (p->sym_index[2 * j] == h && !memcmp(x, s, n) && !x[n])
+			return x;
+	}
+	char *x = jh_arena_strndup(&p->sym_arena, s, n);
+	p->sym_index[2 * j] = h;
+	p->sym_index[2 * j + 1] = (uintptr_t)x;
+	p->sym_index_nr++;
+	return x;
+}
+
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
 	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
 	p->syms[p->nsyms].pc = pc;
-	p->syms[p->nsyms].names = xstrndup(names, n);
+	p->syms[p->nsyms].names = sym_store(p, names, n);
 	p->nsyms++;
 }
 
@@ -222,15 +288,13 @@ void jh_profile_sort_symbols(struct jh_profile *p)
 		r[i].pc = p->syms[i].pc;
 		r[i].pos = i;
 	}
-	qsort(r, p->nsyms, sizeof(*r), symref_cmp);
+	jh_qsort(r, p->nsyms, sizeof(*r), symref_cmp);
 	struct jh_symname *out = xmalloc(jh_st_mult(p->nsyms, sizeof(*out)));
 	size_t n = 0;
 	for (size_t i = 0; i < p->nsyms; i++) {
 		struct jh_symname *s = &p->syms[r[i].pos];
-		if (n && out[n - 1].pc == s->pc) { /* a later line for the same pc wins */
-			free(out[n - 1].names);
+		if (n && out[n - 1].pc == s->pc) /* a later line for the same pc wins */
 			n--;
-		}
 		out[n++] = *s;
 	}
 	free(r);

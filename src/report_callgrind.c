@@ -162,7 +162,7 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 			r[i].callee = *site_of(&c, r[i].callee_loc);
 	}
 	if (nr)
-		qsort(r, nr, sizeof(*r), cmp_records);
+		jh_qsort(r, nr, sizeof(*r), cmp_records);
 
 	struct jh_u64map files, fns;
 	jh_u64map_init(&files);

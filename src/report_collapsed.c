@@ -232,7 +232,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	for (size_t s = 0; s < g->nstacks; s++)
 		order[s] = (uint32_t)s;
 	sort_coll = &c;
-	qsort(order, g->nstacks, sizeof(*order), cmp_stacks);
+	jh_qsort(order, g->nstacks, sizeof(*order), cmp_stacks);
 
 	struct jh_sb buf = JH_SB_INIT;
 	jh_sb_init(&buf);

@@ -222,7 +222,7 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 		return -1;
 	}
 	if (s.nr)
-		qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
+		jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
 
 	/* pc -> location: the first location with that pc is the first profile's. */
 	struct jh_u64map byloc;

@@ -152,7 +152,7 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 		r[n].ok = jh_module_bias(m, mp, &r[n].bias) == 0;
 		n++;
 	}
-	qsort(r, n, sizeof(*r), cmp_range);
+	jh_qsort(r, n, sizeof(*r), cmp_range);
 	*out = r;
 	return n;
 }
@@ -334,7 +334,7 @@ static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_
 		p[np++] = (struct pend){w[i].m, w[i].modaddr};
 	}
 	if (np)
-		qsort(p, np, sizeof(*p), cmp_pend);
+		jh_qsort(p, np, sizeof(*p), cmp_pend);
 	uint64_t *a = xmalloc(jh_st_mult(np ? np : 1, sizeof(*a)));
 	int rc = 0;
 	for (size_t i = 0; i < np && rc == 0;) {

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define JH_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define JH_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -24,6 +25,15 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* n * size, ending the process on overflow. */
 size_t jh_st_mult(size_t n, size_t size);
+
+/* qsort that accepts an empty (possibly NULL) array: qsort(NULL, 0, ...) is
+ * undefined behaviour (UBSan flags it; fuzz_elf found two). */
+static inline void jh_qsort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 /*
  * Grow an (items, nr, alloc) array so that index NR-1 .. (want-1) exists.

@@ -60,7 +60,8 @@ struct jh_tsample {
 /* One line of a `--- symbol` section. */
 struct jh_symname {
 	uint64_t pc;  /* as written (already caller-adjusted by the writer) */
-	char *names;  /* "outer--inner1--inner2", owned */
+	char *names;  /* "outer--inner1--inner2"; owned by the profile (interned:
+	               * equal name lists share one string), do not free */
 };
 
 struct jh_profile {
@@ -91,6 +92,9 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
+	struct jh_arena sym_arena;  /* storage of syms[].names */
+	uint64_t *sym_index;        /* their dedup table (profile.c) */
+	size_t sym_index_cap, sym_index_nr;
 };
 
 void jh_profile_init(struct jh_profile *p);

@@ -16,6 +16,8 @@ the .symbolized form reaches ~200 MB through the symbol section: ~190k
 distinct pcs with ClickHouse-like names (long template arguments, 1-4 inline
 levels). Same seed => identical files; a smaller --stacks run gives a
 proportional cut of the same shape.
+(distinct pcs: ~190k; the symbol section repeats function names the way real
+binaries do: one outer name per function, inline callees from a shared pool)
 """
 import argparse
 import random
@@ -63,10 +65,19 @@ def main():
 
     # call sites (return addresses) in the main executable, grouped by function
     nfunc = max(50, a.stacks // 2)
+    # names as ClickHouse writes them: the function's own name, then 0-3
+    # inlined callees (drawn from a shared pool) joined by "--"
     sites = []
+    site_name = {}
+    inl_pool = [fname(r) for _ in range(max(20, nfunc // 4))]
     for _ in range(nfunc):
         base = r.randrange(EXE_LO, EXE_HI - 0x1000) & ~0xf
-        sites.append([base + r.randrange(5, 0x400) for _ in range(r.randrange(1, 11))])
+        own = fname(r)
+        fs = [base + r.randrange(5, 0x400) for _ in range(r.randrange(1, 11))]
+        for ra in fs:
+            chain = [own] + [r.choice(inl_pool) for _ in range(min(3, int(r.expovariate(0.6))))]
+            site_name[ra] = "--".join(chain)
+        sites.append(fs)
     je = [JE_LO + 0x99630, JE_LO + 0x99d21, JE_LO + 0x8cf24, JE_LO + 0x14f07]
     libc = [LIBC_LO + 0x24a, LIBC_LO + 0x305]
 
@@ -123,7 +134,7 @@ def main():
         elif pc < EXE_LO or pc >= EXE_HI:
             names[pc] = "??" if r.random() < 0.5 else "__libc_start_call_main"
         else:
-            names[pc] = "--".join(fname(r) for _ in range(1 + min(4, int(r.expovariate(0.6)))))
+            names[pc] = site_name.get(pc + 1, "??")
     with open(a.out + ".symbolized", "w") as f:
         f.write("--- symbol\nbinary=/usr/bin/clickhouse-bench\n")
         f.write("".join("0x%016x %s\n" % (pc, names[pc]) for pc in sorted(pcs)))

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -217,6 +218,20 @@ static void test_files(void **state)
 	assert_true(p.stacks[0].c.v[1] == 10);
 	assert_string_equal(p.source, path);
 	jh_profile_release(&p);
+
+	/* "-" reads stdin, compressed too (detected without seeking) */
+	int saved = dup(0);
+	int in_fd = open(path, O_RDONLY);
+	assert_true(saved >= 0 && in_fd >= 0);
+	assert_int_equal(dup2(in_fd, 0), 0);
+	close(in_fd);
+	jh_profile_init(&p);
+	assert_int_equal(jh_profile_read(&p, "-", &d), 0);
+	assert_int_equal(p.nstacks, 1);
+	assert_string_equal(p.source, "-");
+	jh_profile_release(&p);
+	assert_int_equal(dup2(saved, 0), 0);
+	close(saved);
 	unlink(path);
 }
 

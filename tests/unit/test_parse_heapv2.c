@@ -120,6 +120,39 @@ static void test_fixup_and_addresses(void **state)
 	jh_profile_release(&p);
 }
 
+/* Addresses of every length, case and prefix against strtoull. */
+static void test_hex_lengths(void **state)
+{
+	(void)state;
+	uint64_t x = 88172645463325252ULL;
+	for (int round = 0; round < 200; round++) {
+		struct jh_sb sb;
+		jh_sb_init(&sb);
+		jh_sb_adds(&sb, "heap_v2/0\n@");
+		uint64_t want[40];
+		int n = 1 + round % 40;
+		for (int i = 0; i < n; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			int digits = 1 + (int)((x >> 3) % 16);
+			uint64_t v = digits == 16 ? x : x & ((1ULL << (4 * digits)) - 1);
+			char hex[40];
+			snprintf(hex, sizeof(hex), (x & 1) ? "%llX" : "%llx", (unsigned long long)v);
+			want[i] = strtoull(hex, NULL, 16) - (i != 0);
+			jh_sb_addf(&sb, "%s%s%s", (x & 2) ? " " : "\t ", (x & 4) ? "0x" : "", hex);
+		}
+		jh_sb_adds(&sb, (round & 1) ? "\n  t*: 1: 1 [0: 0]\n" : "\n  t*: 1: 1 [0: 0]");
+		struct jh_profile p;
+		read_ok(&p, sb.buf);
+		assert_int_equal(p.nstacks, 1);
+		assert_int_equal(p.stacks[0].len, n);
+		assert_memory_equal(p.pcs, want, (size_t)n * 8);
+		jh_profile_release(&p);
+		jh_sb_release(&sb);
+	}
+}
+
 static void test_whitespace_crlf_and_extras(void **state)
 {
 	(void)state;
@@ -246,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_formula_exact),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_fixup_and_addresses),
+		cmocka_unit_test(test_hex_lengths),
 		cmocka_unit_test(test_whitespace_crlf_and_extras),
 		cmocka_unit_test(test_maps),
 		cmocka_unit_test(test_truncated_tail),

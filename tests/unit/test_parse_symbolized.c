@@ -114,6 +114,7 @@ static void test_errors(void **state)
 	read_err("--- symbol\n0x10\n---\n", "t.heap:2: symbol line without a name '0x10'");
 	read_err("--- symbol\n0x123456789abcdef01 x\n---\n",
 		 "t.heap:2: address '0x123456789abcdef01' longer than 16 hex digits");
+	read_err("--- symbol\n0x10 a\n0x2", "t.heap:3: file ends before the profile");
 	read_err("--- symbol\nmain 0x10\n---\n",
 		 "t.heap:2: unexpected line in symbol section 'main 0x10'");
 	read_err("--- symbol\n---\n--- symbol\n",

@@ -39,6 +39,8 @@
 # Env: JEHEAP (binary), JH_SRC (source dir); GOLDEN_ONLY=REGEX limits to matching
 # "case/NAME"s; GOLDEN_INPUT=view (diagnostic) gives jeheap the *.jeprof-view.symbolized
 # files jeprof read, which separates allocator-frame handling from everything else.
+# Used by golden_raw.sh with GOLDEN_CMD=cmd.raw (the raw-dump command lists) and
+# GOLDEN_NAMES=oracle (names normalised where the name oracles disagree, see there).
 # Prints a short unified diff per failure and 'N passed, N failed'.
 set -uo pipefail
 export LC_ALL=C
@@ -48,7 +50,14 @@ GOLDEN=$SRC/testdata/golden
 NORM=$SRC/tests/gen/normalize.py
 [ -x "$JEHEAP" ] || { echo "golden_symbolized: no jeheap binary at $JEHEAP" >&2; exit 1; }
 
+CMD=${GOLDEN_CMD:-cmd}
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+# names(FILE, KIND): applies GOLDEN_NAMES=oracle in place (normalize.py names)
+names() {
+  local mode=names
+  [ "$2" = sorted ] && mode=names-sorted
+  python3 "$NORM" $mode < "$1" > "$1.n" && mv "$1.n" "$1"
+}
 pass=0; fail=0; failed=()
 
 show_diff() { # EXPECTED ACTUAL: at most 40 lines of unified diff
@@ -57,7 +66,7 @@ show_diff() { # EXPECTED ACTUAL: at most 40 lines of unified diff
 
 for dir in "$GOLDEN"/*/; do
   case=$(basename "$dir")
-  [ -f "$dir/cmd" ] || continue
+  [ -f "$dir/$CMD" ] || continue
   while IFS=$'\t' read -r -a f; do
     [ ${#f[@]} -ge 3 ] && [[ ${f[0]} != \#* ]] || continue
     name=${f[0]} kind=${f[1]} args=("${f[@]:2}")
@@ -66,6 +75,10 @@ for dir in "$GOLDEN"/*/; do
     exp=$dir/expected/$name.out
     out=$TMP/out err=$TMP/err
     (cd "$dir" && "$JEHEAP" "${args[@]}" > "$out" 2> "$err"); rc=$?
+    if [ "${GOLDEN_NAMES:-}" = oracle ]; then
+      cp "$exp" "$TMP/exp.names"; exp=$TMP/exp.names
+      names "$exp" "$kind"; names "$out" "$kind"
+    fi
     ok=1 why=""
     case $kind in
       exact|sorted|derived)
@@ -103,7 +116,7 @@ for dir in "$GOLDEN"/*/; do
       [ -s "$err" ] && sed 's/^/  stderr: /' "$err" | head -3
       [ "$kind" != fails ] && show_diff "$exp" "$out"
     fi
-  done < "$dir/cmd"
+  done < "$dir/$CMD"
 done
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -19,6 +19,7 @@
 #
 # Usage: tests/gen/make-golden.sh [case...]      (needs jeprof, libjemalloc2, gcc, clang)
 #        tests/gen/make-golden.sh --rederive     (only recompute the derived base.collapsed*)
+#        tests/gen/make-golden.sh --raw          (only recompute cmd.raw and its raw.* outputs)
 set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
@@ -286,7 +287,64 @@ crossrun_case() {
   printf 'base.collapsed\tderived\t--collapsed\t--base=run1.heap.symbolized\trun2.heap.symbolized\n' >> "$d/cmd"
 }
 
+# raw_case DIR NAME ARGS...: an expectation for jeheap on the RAW dumps (cmd.raw, run by
+# tests/cases/golden_raw.sh). jeprof reads the .jeprof-view.symbolized form of each dump.
+raw_case() {
+  local dir=$1 name=$2; shift 2
+  local -a vargs=() a
+  local kind=exact
+  for a in "$@"; do vargs+=("${a//.heap/.jeprof-view.symbolized}"); [ "$a" = --collapsed ] && kind=sorted; done
+  (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2>/dev/null) ||
+    { echo "make-golden.sh: raw $name: jeprof failed" >&2; exit 1; }
+  [ $kind = sorted ] && sort -o "$dir/expected/$name.out" "$dir/expected/$name.out"
+  local IFS=$'\t'
+  printf '%s\t%s\t%s\n' "$name" $kind "$*" >> "$dir/cmd.raw"
+}
+
+# raw_all: every cmd.raw, from the committed dumps (no new profiling). Whole-profile
+# outputs --ignore the two stacks through ld.so (_dl_init: the libstdc++ emergency pool,
+# which addr2line misnames std::__throw_ios_failure; allocate_dtv: thread TLS), whose
+# names come from nearest-symbol guesses that jeheap rightly does not make.
+raw_all() {
+  local c d i
+  for c in mt-s0-accum mt-s12 mt-s19-accum mt-s12-nounbias mtclang-s12-accum cxx-s0-accum cxx-s12 crossrun; do
+    d=$OUT/$c i=--ignore='_dl_init|allocate_dtv'
+    [ -d "$d" ] || continue
+    rm -f "$d"/expected/raw.*
+    echo "# jeheap on the raw dumps (tests/cases/golden_raw.sh); expected = jeprof on *.jeprof-view.symbolized" > "$d/cmd.raw"
+    case $c in
+      mt*)
+        raw_case "$d" raw.text.show_bytes --text --show_bytes "$i" after.heap
+        raw_case "$d" raw.text.alloc_objects --text --alloc_objects "$i" after.heap
+        raw_case "$d" raw.text.focus --text --show_bytes --focus=recurse after.heap
+        raw_case "$d" raw.collapsed "$i" --collapsed after.heap
+        raw_case "$d" raw.base.text.show_bytes --text --show_bytes "$i" --base=before.heap after.heap ;;
+      cxx*)
+        # + the std::thread stack: addr2line names libstdc++'s thread entry after the
+        # nearest exported symbol (std::error_code::default_error_condition) and _M_run
+        # by its bare DWARF name; jeheap prints libstdc++.so.6.0.30+0x... and the symbol
+        # table's full std::thread::_State_impl<...>::_M_run()
+        i="$i|_M_invoke"
+        raw_case "$d" raw.text.show_bytes --text --show_bytes "$i" after.heap
+        raw_case "$d" raw.text.alloc_space.focus --text --alloc_space --show_bytes '--focus=ns::|churn' after.heap
+        # --focus: the std::thread constructor's address is thread<lambda> inlined into
+        # main (llvm-symbolizer, jeheap) but main inlined into main for addr2line
+        raw_case "$d" raw.collapsed "$i" '--focus=ns::|churn' --collapsed after.heap ;;
+      crossrun)
+        # jeprof is wrong across runs: reuse the derived expectations of the symbolized pair
+        # (no-ASLR twin runs; identical stacks, the ld.so ones included, cancel)
+        printf '%s\tderived\t%s\n' \
+          base.text.show_bytes $'--text\t--show_bytes\t--base=run1.heap\trun2.heap' \
+          base.text.inuse_objects $'--text\t--inuse_objects\t--base=run1.heap\trun2.heap' \
+          base.text.alloc_space.show_bytes $'--text\t--alloc_space\t--show_bytes\t--base=run1.heap\trun2.heap' \
+          base.text.show_bytes.drop_negative $'--text\t--show_bytes\t--drop_negative\t--base=run1.heap\trun2.heap' \
+          base.reverse.text.show_bytes $'--text\t--show_bytes\t--base=run2.heap\trun1.heap' >> "$d/cmd.raw" ;;
+    esac
+  done
+}
+
 if [ "${1:-}" = --rederive ]; then rederive; exit 0; fi
+if [ "${1:-}" = --raw ]; then raw_all; exit 0; fi
 build
 want() { [ ${#CASES[@]} -eq 0 ] || [[ " ${CASES[*]} " == *" $1 "* ]]; }
 CASES=("$@")
@@ -301,6 +359,7 @@ want mtclang-s12-accum   && one_case mtclang-s12-accum mt-clang "lg_prof_sample:
 want cxx-s0-accum        && one_case cxx-s0-accum cxx "lg_prof_sample:0,prof_accum:true" "${CX[@]}"
 want cxx-s12             && one_case cxx-s12 cxx "lg_prof_sample:12" "${CX[@]}"
 want crossrun            && crossrun_case
+raw_all
 # the binaries the raw dumps came from (their MAPPED_LIBRARIES name /tmp/jeheap-golden/bin/*),
 # for raw-dump tests: xz -dc testdata/golden/bin/mt.xz > mt
 if [ ${#CASES[@]} -eq 0 ]; then

@@ -46,7 +46,7 @@ check() { # KIND ARGS... (ARGS name *.heap.symbolized; jeprof gets the *.view.sy
   for a in "$@"; do jargs+=("${a//.heap.symbolized/.view.symbolized}"); done
   [ -n "${JEPROF_ARGS:-}" ] && read -r -a jargs <<< "$JEPROF_ARGS"
   (cd "$W" && jeprof "${jargs[@]}" > exp 2>/dev/null)
-  (cd "$W" && "$JEHEAP" "$@" > out 2> err); local rc=$?
+  (cd "$W" && "$JEHEAP" "$@" < /dev/null > out 2> err); local rc=$?
   case $kind in
     sorted) sort -o "$W/exp" "$W/exp" ;;
     names) python3 "$GEN/normalize.py" names < "$W/exp" > "$W/exp.n"; mv "$W/exp.n" "$W/exp"

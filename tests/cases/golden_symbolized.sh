@@ -74,7 +74,7 @@ for dir in "$GOLDEN"/*/; do
     [ -n "${GOLDEN_ONLY:-}" ] && ! [[ "$case/$name" =~ $GOLDEN_ONLY ]] && continue
     exp=$dir/expected/$name.out
     out=$TMP/out err=$TMP/err
-    (cd "$dir" && "$JEHEAP" "${args[@]}" > "$out" 2> "$err"); rc=$?
+    (cd "$dir" && "$JEHEAP" "${args[@]}" < /dev/null > "$out" 2> "$err"); rc=$?
     if [ "${GOLDEN_NAMES:-}" = oracle ]; then
       cp "$exp" "$TMP/exp.names"; exp=$TMP/exp.names
       names "$exp" "$kind"; names "$out" "$kind"
@@ -118,5 +118,7 @@ for dir in "$GOLDEN"/*/; do
     fi
   done < "$dir/$CMD"
 done
+[ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[*]}"
 echo "$pass passed, $fail failed"
+[ $((pass + fail)) -gt 0 ] || { echo "golden: no cases found under $GOLDEN ($CMD)" >&2; exit 1; }
 [ $fail -eq 0 ]

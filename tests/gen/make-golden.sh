@@ -12,6 +12,9 @@
 #                                    jeprof's output has the allocator frames removed correctly
 #   cmd                              NAME<TAB>KIND<TAB>jeheap args... (run inside the case dir)
 #   expected/NAME.out [NAME.err]     expected stdout [stderr lines that must appear]
+#   expected/NAME.normalized         dot/callgrind: NAME.out in the compared (normalised) form
+#   expected/NAME.altN.out           dot/callgrind: jeprof's other answers under other hash seeds
+#   cmd.raw, expected/raw.*          commands on the raw dumps (tests/cases/golden_raw.sh)
 # KIND: exact (byte-for-byte), sorted (collapsed: jeprof's lines sorted with LC_ALL=C),
 # dot (node lines byte-exact, edges as a multiset), callgrind (records as a multiset),
 # fails (must exit non-zero), derived (expected written from jeprof outputs by a rule stated
@@ -31,7 +34,7 @@ MKSYM=$SHARED/tools/make_symbolized.py
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 GEN=$ROOT/tests/gen
 PROG=$ROOT/tests/fixtures/prog
-OUT=$ROOT/testdata/golden
+OUT=${JH_GOLDEN_OUT:-$ROOT/testdata/golden}   # JH_GOLDEN_OUT: try the generator elsewhere
 WORK=/tmp/jeheap-golden          # fixed path: it is the binary= line of every .symbolized
 BIN=$WORK/bin
 
@@ -93,7 +96,8 @@ record() {
   fi
   case $kind in
     sorted) sort -o "$dir/expected/$name.out" "$dir/expected/$name.out" ;;
-    dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}" ;;
+    dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}"
+      python3 "$GEN/normalize.py" "$kind" < "$dir/expected/$name.out" > "$dir/expected/$name.normalized" ;;
   esac
   [ "$kind" = fails ] && : > "$dir/expected/$name.out"
   # jeprof's dot/raw titles carry the binary= name, identical in both files

@@ -28,6 +28,76 @@ static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *
 	return f->func ? jh_namer_short(&gp->namer, f->func) : "??";
 }
 
+/* Length of a trailing "<hex>" of name (nm-style address tag, as in files
+ * written by jeprof --raw), 0 if none. */
+static size_t hex_tag(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 3 || name[n - 1] != '>')
+		return 0;
+	size_t i = n - 1;
+	while (i > 0 && strchr("0123456789abcdefABCDEF", name[i - 1]))
+		i--;
+	return (i > 0 && i < n - 1 && name[i - 1] == '<') ? n - i + 1 : 0;
+}
+
+/*
+ * jeprof's FillFullnameToShortnameMap: when two different full names that
+ * end in "<hex>" share a short name (outermost levels only), their keys
+ * become "<short>@<hex without leading zeros>" (overloads: make@11f0).
+ */
+static void find_collisions(struct jh_graph *g)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const struct jh_model *m = g->m;
+	struct jh_u64map first; /* short -> full name first seen (2 = collided) */
+	jh_u64map_init(&first);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < m->nlocs; i++) {
+			const struct jh_location *l = &m->locs[i];
+			const char *full = l->nframes ? m->frames.items[l->first].func : NULL;
+			if (!full || !hex_tag(full))
+				continue;
+			const char *shrt = jh_namer_short(&gp->namer, full);
+			int added;
+			uint64_t *v = jh_u64map_put(&first, (uint64_t)(uintptr_t)shrt, &added);
+			if (!pass) {
+				if (added)
+					*v = (uint64_t)(uintptr_t)full;
+				else if (*v != (uint64_t)(uintptr_t)full)
+					*v = 1; /* seen with two full names */
+				continue;
+			}
+			if (*v != 1)
+				continue;
+			uint64_t *r = jh_u64map_put(&gp->renamed, (uint64_t)(uintptr_t)full, &added);
+			if (!added)
+				continue;
+			size_t t = hex_tag(full), n = strlen(full);
+			const char *hex = full + n - t + 1;
+			while (*hex == '0' && hex[1] != '>')
+				hex++;
+			jh_sb_reset(&gp->sb2);
+			jh_sb_addf(&gp->sb2, "%s@%.*s", shrt, (int)(full + n - 1 - hex), hex);
+			*r = (uint64_t)(uintptr_t)jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+		}
+	}
+	jh_u64map_release(&first);
+}
+
+/* The short name a key uses: renamed on collisions. */
+static const char *key_short(struct jh_graph_priv *gp, const struct jh_model *m,
+			     const struct jh_location *l, uint32_t level)
+{
+	const struct jh_frame *f = &m->frames.items[l->first + level];
+	if (f->func && gp->renamed.nr) {
+		uint64_t *v = jh_u64map_get(&gp->renamed, (uint64_t)(uintptr_t)f->func);
+		if (v)
+			return (const char *)(uintptr_t)*v;
+	}
+	return frame_short(gp, m, l, level);
+}
+
 /* The name retain/exclude test: outermost short name, or the location's
  * unknown name (jeprof: the bare pc key) when it has no frames. */
 static const char *outer_name(struct jh_graph_priv *gp, const struct jh_model *m,
@@ -154,7 +224,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		return;
 	}
 	for (uint32_t j = l->nframes; j-- > 0;) {
-		const char *fn = frame_short(gp, m, l, j);
+		const char *fn = key_short(gp, m, l, j);
 		int unknown_fn = !m->frames.items[l->first + j].func;
 		jh_sb_reset(sb);
 		int bare = 0;
@@ -301,6 +371,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 static void compute_nodes(struct jh_graph *g)
 {
 	const struct jh_model *m = g->m;
+	find_collisions(g);
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
 	/* translate only locations that occur in a filtered stack */
 	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
@@ -375,6 +446,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_intern_init(&gp->keys);
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
+	jh_u64map_init(&gp->renamed);
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
@@ -432,6 +504,7 @@ void jh_graph_release(struct jh_graph *g)
 	if (gp) {
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
+		jh_u64map_release(&gp->renamed);
 		jh_seqset_release(&gp->stacks);
 		jh_filter_free(gp->focus);
 		jh_filter_free(gp->ignore);

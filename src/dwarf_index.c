@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "dwarf_lines.h"
+#include "dwarf_ranges.h"
+#include "dwarf_scan.h"
 #include "dwarf_sched.h"
 
 /*
@@ -47,15 +49,17 @@ struct handle {
 #define ALT_BIT (UINT64_C(1) << 63)
 
 struct jh_cu {
-	uint64_t hdr_off, die_off;
+	uint64_t hdr_off, die_off, size;
 };
 
 struct jh_dwarf {
 	const struct jh_sections *main, *alt;
-	const struct jh_section *info, *line, *alt_info, *alt_str;
+	const struct jh_section *info, *abbrev, *line, *alt_info, *alt_str;
+	const struct jh_section *rnglists, *ranges_sec, *addr; /* for our own range reader */
 	struct jh_cu *cus;
 	size_t ncus, acus;
 	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
+	char walk; /* JH_DWARF_WALK (tests): 'f' scanner only, 'l' libdwarf only */
 	size_t nranges;
 	pthread_mutex_t pool_lock;
 	struct handle **pool;
@@ -65,6 +69,7 @@ struct jh_dwarf {
 };
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t srcfiles_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t alloc_once = PTHREAD_ONCE_INIT;
 
 static void alloc_flag_once(void)
@@ -404,117 +409,149 @@ static void range_add(struct rangevec *rv, uint64_t lo, uint64_t hi, uint64_t id
 	rv->v[rv->n++] = (struct jh_sched_range){lo, hi, id};
 }
 
-static void ranges_attr(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute a, int version,
-			uint64_t cu_base, struct rangevec *rv, uint64_t id)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Half form = 0;
-	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
-		return;
-	uint64_t v = 0;
-	if (form == DW_FORM_sec_offset) {
-		Dwarf_Off o = 0;
-		if (!chk(dbg, dwarf_global_formref(a, &o, &err), &err))
-			return;
-		v = o;
-	} else if (!attr_udata(dbg, a, &v)) {
-		return;
-	}
-	if (version >= 5) {
-		Dwarf_Rnglists_Head head = NULL;
-		Dwarf_Unsigned count = 0, goff = 0;
-		if (!chk(dbg, dwarf_rnglists_get_rle_head(a, form, v, &head, &count, &goff, &err), &err))
-			return;
-		for (Dwarf_Unsigned i = 0; i < count; i++) {
-			unsigned len = 0, code = 0;
-			Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
-			Dwarf_Bool unavail = 0;
-			if (!chk(dbg, dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavail,
-									 &c1, &c2, &err), &err))
-				break;
-			if (unavail || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
-			    code == DW_RLE_base_addressx)
-				continue;
-			range_add(rv, c1, c2, id);
-		}
-		dwarf_dealloc_rnglists_head(head);
-		return;
-	}
-	Dwarf_Ranges *r = NULL;
-	Dwarf_Signed n = 0;
-	Dwarf_Unsigned bytes = 0;
-	Dwarf_Off real = 0;
-	if (!chk(dbg, dwarf_get_ranges_b(dbg, v, die, &real, &r, &n, &bytes, &err), &err))
-		return;
-	uint64_t base = cu_base;
-	for (Dwarf_Signed i = 0; i < n; i++) {
-		if (r[i].dwr_type == DW_RANGES_END)
-			break;
-		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = r[i].dwr_addr2;
-		else
-			range_add(rv, r[i].dwr_addr1 + base, r[i].dwr_addr2 + base, id);
-	}
-	dwarf_ranges_dealloc(dbg, r, n);
-}
-
-/* What a subroutine DIE says: pc ranges and its call site. */
-struct die_info {
-	uint64_t call_file, call_line;
+/* What our range reader needs to know about a unit. */
+struct unit_info {
+	unsigned version;
+	uint64_t cu_base;
+	struct jh_dwarf_addrctx addr;
+	int has_rl_base;
+	uint64_t rl_base;
 };
 
-static void die_scan(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
-		     struct rangevec *rv, uint64_t id, struct die_info *di)
+static void unit_info_init(struct unit_info *u, const struct jh_dwarf *dw, const struct jh_scan *s,
+			   const struct jh_scan_die *cu, uint64_t cu_base)
+{
+	memset(u, 0, sizeof(*u));
+	u->version = s->version;
+	u->cu_base = cu_base;
+	u->addr.addr_size = s->addr_size;
+	u->addr.offsz = s->offsz;
+	if (cu->has_addr_base && dw->addr && dw->addr->data) { /* else every index fails, as in llvm */
+		u->addr.addr = dw->addr->data;
+		u->addr.addr_size_sec = dw->addr->size;
+		u->addr.addr_base = cu->addr_base;
+	}
+	u->has_rl_base = cu->has_rnglists_base;
+	u->rl_base = cu->rnglists_base;
+}
+
+struct range_sink {
+	struct rangevec *rv;
+	uint64_t id;
+};
+
+static void range_sink_add(void *ctx, uint64_t lo, uint64_t hi)
+{
+	struct range_sink *k = ctx;
+	range_add(k->rv, lo, hi, k->id);
+}
+
+/* A DW_AT_ranges list (form, value) with our own readers. */
+static void list_ranges(const struct jh_dwarf *dw, const struct unit_info *u, unsigned form,
+			uint64_t value, struct rangevec *rv, uint64_t id)
+{
+	struct range_sink k = {rv, id};
+	size_t r0 = rv->n;
+	int rc = -1;
+	if (u->version >= 5) {
+		const struct jh_section *rl = dw->rnglists;
+		uint64_t off = value;
+		if (rl && rl->data &&
+		    (form != DW_FORM_rnglistx ||
+		     (u->has_rl_base &&
+		      jh_rnglistx_offset(rl->data, rl->size, u->rl_base, value, u->addr.offsz, &off) == 0)))
+			rc = jh_rnglist_read(rl->data, rl->size, off, &u->addr, u->cu_base, range_sink_add, &k);
+	} else if (dw->ranges_sec && dw->ranges_sec->data) {
+		rc = jh_ranges_read(dw->ranges_sec->data, dw->ranges_sec->size, value, u->addr.addr_size,
+				    u->cu_base, range_sink_add, &k);
+	}
+	if (rc != 0)
+		rv->n = r0; /* llvm drops a list it cannot read */
+}
+
+/* die_ranges for a scanned DIE (nothing from libdwarf). */
+static void scan_ranges(const struct jh_dwarf *dw, const struct unit_info *u,
+			const struct jh_scan_die *d, struct rangevec *rv, uint64_t id)
+{
+	uint64_t lo = d->lo, hi = d->hi;
+	int lo_ok = d->lo_kind == 1 || (d->lo_kind == 2 && jh_dwarf_addrx(&u->addr, d->lo, &lo) == 0);
+	int hi_ok = d->hi_kind == 1 || d->hi_kind == 2 ||
+		    (d->hi_kind == 4 && jh_dwarf_addrx(&u->addr, d->hi, &hi) == 0);
+	if (lo_ok && hi_ok)
+		range_add(rv, lo, d->hi_kind == 2 ? lo + hi : hi, id);
+	else if (d->has_ranges)
+		list_ranges(dw, u, d->ranges_form, d->ranges, rv, id);
+}
+
+/* The unit DIE read with the scanner: unit_info, and its DIE. 0 or -1. */
+static int unit_info_scan(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
+			  struct unit_info *u, struct jh_scan_die *d)
+{
+	struct jh_scan s;
+	if (!dw->abbrev || !dw->abbrev->data ||
+	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
+			 cu_off) != 0)
+		return -1;
+	int rc = -1;
+	if (jh_scan_next(&s, d) == 1 && d->tag != 0) {
+		unit_info_init(u, dw, &s, d, cu_base);
+		rc = 0;
+	}
+	jh_scan_close(&s);
+	return rc;
+}
+
+/*
+ * A DIE's code ranges (llvm's rule: low_pc/high_pc, else DW_AT_ranges).
+ * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist;
+ * lists are read by our own readers (u NULL: the unit is unreadable, lists
+ * are ignored), never by libdwarf, which crashes on some corrupt ones.
+ */
+static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die die,
+		       const struct unit_info *u, struct rangevec *rv, uint64_t id)
 {
 	Dwarf_Error err = NULL;
-	Dwarf_Attribute *attrs = NULL;
-	Dwarf_Signed na = 0;
-	uint64_t lo = 0, hi = 0;
-	int have_lo = 0, have_hi = 0, hi_rel = 0;
-	Dwarf_Attribute ranges = NULL;
-	memset(di, 0, sizeof(*di));
-	if (!chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err))
-		return;
-	for (Dwarf_Signed i = 0; i < na; i++) {
-		Dwarf_Half at = 0, form = 0;
-		Dwarf_Addr addr = 0;
-		if (!chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err))
-			continue;
-		switch (at) {
-		case DW_AT_low_pc:
-			if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-				lo = addr, have_lo = 1;
-			break;
-		case DW_AT_high_pc:
-			if (!chk(dbg, dwarf_whatform(attrs[i], &form, &err), &err))
-				break;
-			if (form == DW_FORM_addr || (form >= DW_FORM_addrx && form <= DW_FORM_addrx4) ||
-			    form == DW_FORM_GNU_addr_index) {
-				if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-					hi = addr, have_hi = 1;
-			} else if (attr_udata(dbg, attrs[i], &hi)) {
-				have_hi = 1, hi_rel = 1;
-			}
-			break;
-		case DW_AT_ranges:
-			ranges = attrs[i];
-			continue; /* freed below */
-		case DW_AT_call_file:
-			attr_udata(dbg, attrs[i], &di->call_file);
-			break;
-		case DW_AT_call_line:
-			attr_udata(dbg, attrs[i], &di->call_line);
-			break;
+	Dwarf_Addr lo = 0, hi = 0;
+	Dwarf_Half form = 0;
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	Dwarf_Bool has = 0;
+	if (chk(dbg, dwarf_lowpc(die, &lo, &err), &err)) {
+		if (chk(dbg, dwarf_highpc_b(die, &hi, &form, &cls, &err), &err)) {
+			range_add(rv, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hi : hi, id);
+			return;
 		}
-		dwarf_dealloc_attribute(attrs[i]);
 	}
-	if (have_lo && have_hi)
-		range_add(rv, lo, hi_rel ? lo + hi : hi, id);
-	else if (ranges)
-		ranges_attr(dbg, die, ranges, version, cu_base, rv, id);
-	if (ranges)
-		dwarf_dealloc_attribute(ranges);
-	dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+	if (!u || !chk(dbg, dwarf_hasattr(die, DW_AT_ranges, &has, &err), &err) || !has)
+		return;
+	Dwarf_Attribute a = NULL;
+	if (!chk(dbg, dwarf_attr(die, DW_AT_ranges, &a, &err), &err))
+		return;
+	uint64_t v = 0;
+	int ok = chk(dbg, dwarf_whatform(a, &form, &err), &err);
+	if (ok && form == DW_FORM_sec_offset) {
+		Dwarf_Off o = 0;
+		ok = chk(dbg, dwarf_global_formref(a, &o, &err), &err);
+		v = o;
+	} else if (ok) {
+		ok = attr_udata(dbg, a, &v);
+	}
+	dwarf_dealloc_attribute(a);
+	if (ok)
+		list_ranges(dw, u, form, v, rv, id);
+}
+
+/* An unsigned attribute (implicit_const too), 0 if absent. */
+static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute a = NULL;
+	uint64_t v = 0;
+	if (chk(dbg, dwarf_attr(die, at, &a, &err), &err)) {
+		if (!attr_udata(dbg, a, &v))
+			v = 0;
+		dwarf_dealloc_attribute(a);
+	}
+	return (uint32_t)v;
 }
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
@@ -564,13 +601,35 @@ struct cu_tables {
 	Dwarf_Signed nfiles;
 };
 
-/* One preorder walk over the CU's scopes; nodes get ids in preorder. */
-static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_base,
-		    struct cu_tables *t)
+/* Whether any of the ascending addresses qa[0..nq) is in [lo, hi). */
+static int covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = nq;
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		if (qa[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < nq && qa[a] < hi;
+}
+
+/*
+ * One preorder walk over the CU's scopes; nodes get ids in preorder. Only
+ * subroutines covering one of the CU's query addresses qa become nodes.
+ * Inside a subroutine that covers none, inlined subtrees are skipped
+ * unread (their code lies inside it), but everything else is still walked:
+ * a concrete subprogram can nest there (local classes, lambdas) with code
+ * elsewhere.
+ */
+static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
+		    const struct unit_info *u, const uint64_t *qa, size_t nq, struct cu_tables *t)
 {
 	struct frame {
 		Dwarf_Die die;
 		int64_t parent;
+		int cold;
 	} *st = NULL;
 	size_t nst = 0, ast = 0;
 	Dwarf_Error err = NULL;
@@ -578,27 +637,41 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 	if (!chk(dbg, dwarf_child(cudie, &kid, &err), &err))
 		return;
 	JH_GROW(st, 1, ast);
-	st[nst++] = (struct frame){kid, -1};
+	st[nst++] = (struct frame){kid, -1, 0};
 	while (nst) {
 		Dwarf_Die die = st[nst - 1].die;
 		int64_t par = st[nst - 1].parent, me = par;
+		int cold = st[nst - 1].cold, skip = 0;
 		Dwarf_Half tag = 0;
 		chk(dbg, dwarf_tag(die, &tag, &err), &err);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			struct die_info di;
-			Dwarf_Off off = 0;
-			chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
-			me = (int64_t)t->nnodes;
-			die_scan(dbg, die, version, cu_base, &t->rv, (uint64_t)me, &di);
-			JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
-			t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
-							      (uint32_t)di.call_line,
-							      tag == DW_TAG_inlined_subroutine};
+		if (tag == DW_TAG_inlined_subroutine && cold) {
+			skip = 1;
+		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			size_t r0 = t->rv.n, hot = 0;
+			die_ranges(dbg, dw, die, u, &t->rv, t->nnodes);
+			int has_code = t->rv.n > r0;
+			for (size_t r = r0; r < t->rv.n && !hot; r++)
+				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+			if (hot) {
+				Dwarf_Off off = 0;
+				chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
+				me = (int64_t)t->nnodes;
+				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+				int inl = tag == DW_TAG_inlined_subroutine;
+				t->nodes[t->nnodes++] = (struct node){
+					off, par, inl ? die_udata(dbg, die, DW_AT_call_file) : 0,
+					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl};
+			} else {
+				t->rv.n = r0;
+			}
+			/* a DIE without code (a declaration) keeps its parent's state */
+			if (has_code)
+				cold = !hot;
 		}
 		Dwarf_Die sib = NULL;
 		kid = NULL;
 		int has_sib = chk(dbg, dwarf_siblingof_b(dbg, die, 1, &sib, &err), &err);
-		if (descend_tag(tag))
+		if (!skip && descend_tag(tag))
 			chk(dbg, dwarf_child(die, &kid, &err), &err);
 		dwarf_dealloc_die(die);
 		if (has_sib)
@@ -607,10 +680,85 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 			nst--;
 		if (kid) {
 			JH_GROW(st, nst + 1, ast);
-			st[nst++] = (struct frame){kid, me};
+			st[nst++] = (struct frame){kid, me, cold};
 		}
 	}
 	free(st);
+}
+
+/*
+ * walk_cu's job done with our own scanner (dwarf_scan.c) and range readers
+ * (dwarf_ranges.c): no libdwarf call at all.
+ * Returns -1 if the scanner meets something it does not know (the caller
+ * then starts over with walk_cu).
+ */
+static int walk_cu_fast(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
+			const uint64_t *qa, size_t nq, struct cu_tables *t)
+{
+	struct jh_scan s;
+	if (!dw->abbrev || !dw->abbrev->data ||
+	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
+			 cu_off) != 0)
+		return -1;
+	struct level {
+		int64_t parent;
+		int cold;
+	} *st = NULL;
+	size_t nst = 0, ast = 0;
+	struct jh_scan_die d;
+	int ok = 0;
+	if (jh_scan_next(&s, &d) != 1 || d.tag == 0)
+		goto out;
+	struct unit_info u;
+	unit_info_init(&u, dw, &s, &d, cu_base);
+	if (d.has_children) {
+		JH_GROW(st, 1, ast);
+		st[nst++] = (struct level){-1, 0};
+	}
+	while (nst) {
+		if (jh_scan_next(&s, &d) != 1)
+			goto out;
+		if (d.tag == 0) {
+			nst--;
+			continue;
+		}
+		int64_t me = st[nst - 1].parent;
+		int cold = st[nst - 1].cold, skip = 0;
+		int inl = d.tag == DW_TAG_inlined_subroutine;
+		if (inl && cold) {
+			skip = 1;
+		} else if (inl || d.tag == DW_TAG_subprogram) {
+			size_t r0 = t->rv.n, hot = 0;
+			scan_ranges(dw, &u, &d, &t->rv, t->nnodes);
+			int has_code = t->rv.n > r0;
+			for (size_t r = r0; r < t->rv.n && !hot; r++)
+				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+			if (hot) {
+				me = (int64_t)t->nnodes;
+				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+				t->nodes[t->nnodes++] = (struct node){
+					d.off, st[nst - 1].parent, inl ? (uint32_t)d.call_file : 0,
+					inl ? (uint32_t)d.call_line : 0, inl};
+			} else {
+				t->rv.n = r0;
+			}
+			if (has_code)
+				cold = !hot;
+		}
+		if (!d.has_children)
+			continue;
+		if (!skip && descend_tag((Dwarf_Half)d.tag)) {
+			JH_GROW(st, nst + 1, ast);
+			st[nst++] = (struct level){me, cold};
+		} else if (jh_scan_skip_children(&s, &d) != 0) {
+			goto out;
+		}
+	}
+	ok = 1;
+out:
+	free(st);
+	jh_scan_close(&s);
+	return ok ? 0 : -1;
 }
 
 static const char *file_name(struct handle *h, const struct cu_tables *t, uint64_t idx)
@@ -673,8 +821,8 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 		k->failed = 1;
 		return;
 	}
-	Dwarf_Half version = 0, offsz = 0;
-	dwarf_get_version_of_die(cudie, &version, &offsz);
+	struct unit_info u;
+	struct jh_scan_die cd;
 	Dwarf_Addr cu_base = 0;
 	if (!chk(dbg, dwarf_lowpc(cudie, &cu_base, &err), &err))
 		cu_base = 0;
@@ -692,18 +840,30 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 		if (ok && dw->line && dw->line->data &&
 		    jh_lines_decode(dw->line->data, dw->line->size, off, &t.lt) == 0) {
 			t.have_lt = 1;
-			if (!chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err))
+			/* dwarf_srcfiles joins paths in static buffers (helgrind): one at a time */
+			pthread_mutex_lock(&srcfiles_lock);
+			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err);
+			pthread_mutex_unlock(&srcfiles_lock);
+			if (!ok_files)
 				t.files = NULL, t.nfiles = 0;
 		}
 	}
-	walk_cu(dbg, cudie, version, cu_base, &t);
-	dwarf_dealloc_die(cudie);
-
 	size_t nq = k->q1 - k->q0;
 	uint64_t *addrs = xmalloc(jh_st_mult(nq + 1, sizeof(*addrs)));
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
+	if (dw->walk == 'l' ||
+	    walk_cu_fast(dw, dw->cus[k->cu].hdr_off, cu_base, addrs, nq, &t) != 0) {
+		t.nnodes = 0;
+		t.rv.n = 0;
+		if (dw->walk == 'f')
+			k->failed = 1; /* test mode: the scanner must cope alone */
+		else
+			walk_cu(dbg, dw, cudie, unit_info_scan(dw, dw->cus[k->cu].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				addrs, nq, &t);
+	}
+	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
 		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);
@@ -763,13 +923,17 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) && tag == DW_TAG_compile_unit &&
 			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
-				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off};
+				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off, next - off};
 				if (!jh_u64map_get(&covered, off)) {
-					struct die_info di;
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
-					die_scan(dbg, cudie, ver, base, &rv, off, &di);
+					struct unit_info u;
+					struct jh_scan_die cd;
+					if (unit_info_scan(dw, off, base, &u, &cd) == 0)
+						scan_ranges(dw, &u, &cd, &rv, off);
+					else
+						die_ranges(dbg, dw, cudie, NULL, &rv, off);
 				}
 			}
 			dwarf_dealloc_die(cudie);
@@ -818,11 +982,17 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	dw->alt = alt;
 	dw->info = jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
+	dw->abbrev = jh_sections_find(main, ".debug_abbrev");
+	dw->rnglists = jh_sections_find(main, ".debug_rnglists");
+	dw->ranges_sec = jh_sections_find(main, ".debug_ranges");
+	dw->addr = jh_sections_find(main, ".debug_addr");
 	if (alt) {
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");
 	}
 	pthread_mutex_init(&dw->pool_lock, NULL);
+	const char *walk = getenv("JH_DWARF_WALK");
+	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
 	if (!dw->info->data) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
 			    "corrupt compressed section .debug_info");
@@ -862,6 +1032,7 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 struct run {
 	struct jh_dwarf *dw;
 	struct task *tasks;
+	size_t *order; /* biggest CU first, for balance across threads */
 	struct query *qs;
 };
 
@@ -873,13 +1044,25 @@ static void *worker_start(void *ctx)
 static void worker_run(void *ctx, void *w, size_t i)
 {
 	struct run *r = ctx;
-	process_cu(w, &r->tasks[i], r->qs);
+	process_cu(w, &r->tasks[r->order[i]], r->qs);
 }
 
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
 	handle_put(w);
+}
+
+static _Thread_local const struct run *order_ctx;
+
+static int cmp_task_size(const void *a, const void *b)
+{
+	const struct task *x = &order_ctx->tasks[*(const size_t *)a];
+	const struct task *y = &order_ctx->tasks[*(const size_t *)b];
+	uint64_t sx = order_ctx->dw->cus[x->cu].size, sy = order_ctx->dw->cus[y->cu].size;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->cu < y->cu ? -1 : x->cu > y->cu;
 }
 
 static int cmp_query(const void *a, const void *b)
@@ -921,7 +1104,13 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
 		r.tasks[ntasks - 1].q1 = i + 1;
 	}
+	r.order = xmalloc(jh_st_mult(ntasks + 1, sizeof(*r.order)));
+	for (size_t k = 0; k < ntasks; k++)
+		r.order[k] = k;
+	order_ctx = &r;
+	jh_qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
+	free(r.order);
 
 	size_t total = 0, failed = 0;
 	for (size_t k = 0; k < ntasks; k++)

@@ -52,7 +52,8 @@ static Elf_Data *section_data(Elf_Scn *scn, GElf_Shdr *sh)
 {
 	if (!gelf_getshdr(scn, sh) || sh->sh_type == SHT_NOBITS)
 		return NULL;
-	return elf_getdata(scn, NULL);
+	Elf_Data *d = elf_getdata(scn, NULL);
+	return d && d->d_buf && d->d_size ? d : NULL;
 }
 
 /* Reads a NT_GNU_BUILD_ID note out of one SHT_NOTE section. */
@@ -188,7 +189,7 @@ static void scan_segments(struct jh_elf_image *im)
 		} else if (ph.p_type == PT_NOTE && !im->build_id && ph.p_filesz) {
 			Elf_Data *data = elf_getdata_rawchunk(im->elf, (int64_t)ph.p_offset,
 							      ph.p_filesz, ELF_T_NHDR);
-			if (data)
+			if (data && data->d_buf)
 				read_build_id(im, data);
 		}
 	}

@@ -83,8 +83,12 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	m->allocator = !is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
 	open_dwarf(o, m);
-	/* build the symbol table now, while only one thread runs */
+	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
+		m->symfallback = m->dbg;
+	/* build the symbol tables now, while only one thread runs */
 	jh_elf_image_lookup(m->symimg, 0);
+	if (m->symfallback)
+		jh_elf_image_lookup(m->symfallback, 0);
 	return m;
 }
 
@@ -122,7 +126,8 @@ static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, con
 		(unsigned long long)map->offset, why);
 }
 
-int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *bias)
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
+		   uint64_t *bias)
 {
 	if (!m->usable || m->mismatch)
 		return -1;
@@ -137,7 +142,8 @@ int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *
 		if (map->offset < seg_lo || map->offset >= seg_hi)
 			continue;
 		/* a whole-segment mapping must have the segment's size; a part must fit in it */
-		if (map->offset + len > seg_hi || (map->offset == seg_lo && map->offset + len != seg_hi)) {
+		if (map->offset + len > seg_hi ||
+		    (map->offset == seg_lo && map->offset + len != seg_hi && !continued)) {
 			warn_mismatch(m, map, "executable segment size differs");
 			return -1;
 		}

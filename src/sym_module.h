@@ -18,6 +18,7 @@ struct jh_module {
 	char *file;      /* the binary found on disk, or NULL */
 	struct jh_elf_image *bin, *dbg, *alt; /* dbg may be bin; alt may be NULL */
 	struct jh_elf_image *symimg;          /* where symbol names come from: the binary, as llvm does */
+	struct jh_elf_image *symfallback;     /* the debug file's .symtab, for addresses nothing else names */
 	struct jh_sections *secs, *altsecs;
 	struct jh_dwarf *dw;                  /* NULL: no usable DWARF */
 	int usable;      /* bin opened: addresses can be translated */
@@ -41,8 +42,11 @@ void jh_module_close(struct jh_module *m);
  * The load bias of mapping map (an executable mapping of m's file):
  * module address = pc - bias. Returns 0, or -1 when no executable PT_LOAD of
  * the file matches the mapping's offset and size (the file on disk is not
- * the one that ran); the first such mismatch is warned about.
+ * the one that ran); the first such mismatch is warned about. continued:
+ * the maps hold another mapping of the file right after this one (a segment
+ * split by mprotect), so a mapping shorter than its segment is no mismatch.
  */
-int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, uint64_t *bias);
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
+		   uint64_t *bias);
 
 #endif

@@ -128,6 +128,19 @@ static int cmp_range(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* The file name is a shared library's: "x.so", "x.so.6", "x.so.6.0.30" (jeprof's test). */
+static int library_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	const char *p = strstr(b ? b : path, ".so");
+	if (!p)
+		return 0;
+	for (p += 3; *p == '.' && p[1] >= '0' && p[1] <= '9';)
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return *p == 0;
+}
+
 /* Executable file mappings of this profile, sorted by start. */
 static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t nmaps,
 			   struct range **out)
@@ -135,7 +148,7 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 	const char *main_path = NULL; /* the kernel lists the executable first */
 	for (size_t i = 0; i < nmaps && !main_path; i++)
 		if (maps[i].path && maps[i].path[0] == '/')
-			main_path = maps[i].path;
+			main_path = library_name(maps[i].path) ? "" : maps[i].path;
 	struct range *r = xcalloc(nmaps ? nmaps : 1, sizeof(*r));
 	size_t n = 0;
 	for (size_t i = 0; i < nmaps; i++) {
@@ -148,8 +161,15 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 			m = program_module(s);
 		else
 			m = get_module(s, mp->path, mp->path, NULL, is_main);
+		/* an executable segment split in two executable mappings (not the
+		 * normal r-xp + r--p layout, where a short r-xp means another file) */
+		int continued = 0;
+		for (size_t j = 0; j < nmaps && !continued; j++)
+			continued = maps[j].path && !strcmp(maps[j].path, mp->path) &&
+				    maps[j].perms[2] == 'x' && maps[j].start == mp->end &&
+				    maps[j].offset == mp->offset + (mp->end - mp->start);
 		r[n] = (struct range){mp->start, mp->end, 0, mp->offset, m, 0};
-		r[n].ok = jh_module_bias(m, mp, &r[n].bias) == 0;
+		r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
 		n++;
 	}
 	jh_qsort(r, n, sizeof(*r), cmp_range);
@@ -224,11 +244,17 @@ static void add_frame(struct jh_symbolizer *s, const char *func, const char *fil
 	s->frames[s->nframes++] = (struct jh_frame){func, file ? jh_intern(&s->names, file) : NULL, line};
 }
 
-/* Answer from the symbol table alone. */
+/*
+ * Answer from the symbol tables alone: the binary's (llvm-symbolizer's
+ * choice), else the separate debug file's .symtab (e.g. ld.so's
+ * _dl_start_user, which llvm leaves as ??).
+ */
 static void resolve_by_symbol(struct jh_symbolizer *s, struct jh_module *m, uint64_t a,
 			      struct cached *c)
 {
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
+	if (!sym && m->symfallback)
+		sym = jh_elf_image_lookup(m->symfallback, a);
 	c->first = (uint32_t)s->nframes;
 	if (!sym) {
 		c->status = JH_SYM_UNKNOWN;

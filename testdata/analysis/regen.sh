@@ -4,10 +4,9 @@
 # MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:0 (run1: no argument, one worker
 # thread; run2: one argument, two worker threads), then
 # /work/shared/tools/make_symbolized.py DUMP prog > runN.heap.symbolized.
-# jeprof reads the "allocator view" of the file (tests/gen/alloc_view.py: frames inside
-# libjemalloc renamed 'malloc'), so that it drops every leading allocator frame as jeheap
-# does by module; the numbers and layout stay jeprof's. base_*.expected are jeheap's own
-# (jeprof cannot diff across runs; see tests/cases/analysis_base.sh).
+# jeprof runs on the "allocator view" (tests/gen/alloc_view.py: libjemalloc frames named
+# malloc), so that it drops the stripped allocator's frames as jeheap does; see
+# testdata/golden/README.md.
 set -euf
 cd "$(dirname "$0")"
 view=$(mktemp)

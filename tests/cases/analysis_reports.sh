@@ -1,7 +1,8 @@
 #!/bin/bash
 # --text (every value, filter and granularity), --top and --collapsed on a
 # .symbolized dump of testdata/analysis/prog.c, byte for byte against the
-# outputs jeprof 5.3.0 printed for the same file (testdata/analysis/regen.sh);
+# outputs jeprof 5.3.0 printed for the same file with its libjemalloc frames
+# named malloc (testdata/analysis/regen.sh);
 # --collapsed against jeprof's lines sorted, since jeheap sorts them.
 set -uf
 D=$JH_SRC/testdata/analysis
@@ -53,8 +54,8 @@ LC_ALL=C sort -c "$tmp/c1" || { echo "FAIL collapsed not sorted"; fail=1; }
 
 # live comparison when jeprof is installed (the expected files may be stale)
 if command -v jeprof > /dev/null; then
-	python3 "$JH_SRC/tests/gen/alloc_view.py" "$IN" > "$tmp/view.sym"
-	jeprof --text --show_bytes --focus=worker "$tmp/view.sym" 2>/dev/null > "$tmp/jp"
+	python3 "$JH_SRC/tests/gen/alloc_view.py" "$IN" > "$tmp/view"
+	jeprof --text --show_bytes --focus=worker "$tmp/view" 2>/dev/null > "$tmp/jp"
 	check live_focus "$tmp/jp" --text --show_bytes --focus=worker "$IN"
 fi
 exit $fail

@@ -4,6 +4,7 @@
 # jeheap leaves them unnamed, and the first named frame above them is the
 # fixture's own code.
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 d=$(dump cxx)
 # the stack with the most bytes: the 16 new long[1024] of Holder::grow
 stack=$(awk '/^@/{s=$0} /^  t\*:/ && s{split($0,f,": "); if (f[3]+0 > max) {max=f[3]+0; best=s}; s=""} END{print best}' "$d")

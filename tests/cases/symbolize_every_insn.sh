@@ -5,6 +5,7 @@
 # and by llvm-symbolizer --inlining: identical function, file:line and frame
 # count for every address.
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 command -v clang >/dev/null || exit 77
 cd "$W"
 n=0

@@ -3,6 +3,7 @@
 # (+ a shared library) and a C++ program: every frame of every address, inline
 # frames included, must equal llvm-symbolizer --inlining (columns dropped).
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 for v in pie:prog_pie nopie:prog_nopie cxx:cxx; do
 	name=${v%%:*} prog=$FX/${v#*:}
 	symin "$(dump "$name")" > "$W/in.$name"

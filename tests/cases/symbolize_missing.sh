@@ -3,6 +3,7 @@
 # reported once on stderr (which file, what was tried) and its addresses stay
 # unresolved: never a neighbour's name.
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 symin "$(dump pie)" > "$W/in"
 lib=$FX/libsymlib.so
 # addresses inside the library, from the maps

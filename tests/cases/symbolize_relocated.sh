@@ -2,6 +2,7 @@
 # The files of a dump analysed elsewhere: under --sysroot, and moved to a
 # directory named with --path-map OLD=NEW (the original paths are gone).
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 # only the fixture's own mappings: system libraries are not in the sysroot
 symin "$(dump pie)" | grep -v '^[0-9a-f]*-.* /usr/' > "$W/in"
 python3 "$SYM/oracle.py" < "$W/in" > "$W/want"

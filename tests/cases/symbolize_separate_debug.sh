@@ -2,6 +2,7 @@
 # Separate debug info: a stripped binary with a .gnu_debuglink file in .debug/,
 # and a stripped binary whose debug file is found by build-id under --debug-dir.
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
+need_symbols
 symin "$(dump stripped)" > "$W/in.s"
 python3 "$SYM/oracle.py" < "$W/in.s" > "$W/want.s"
 "$JEHEAP" --symbols "$FX/stripped/prog_pie" < "$W/in.s" > "$W/got.s"

@@ -335,6 +335,42 @@ static void test_missing_symbol(void **state)
 	jh_model_release(&m);
 }
 
+/* jeprof's rule for nm-tagged names (files written by jeprof --raw): two
+ * full names with "<hex>" tags and one short name become short@hex keys;
+ * output checked against jeprof 5.3.0 on the same symbol section. */
+static void test_tag_collisions(void **state)
+{
+	(void)state;
+	struct jh_model m;
+	struct jh_diag d;
+	struct jh_profile p;
+	jh_model_init(&m, 0);
+	tp_init(&p);
+	tp_sym(&p, 0x1100, "make(int)<00000000000011f0>");
+	tp_sym(&p, 0x1200, "make(long)<0000000000001210>");
+	tp_sym(&p, 0x1300, "main<0000000000001000>--make(int)<00000000000011f0>");
+	tp_sym(&p, 0x1400, "solo(int)<0000000000001400>");
+	const uint64_t s1[] = {0x1100, 0x1300}, s2[] = {0x1200, 0x1300}, s3[] = {0x1400, 0x1300};
+	tp_stack(&p, s1, 2, 100, 1);
+	tp_stack(&p, s2, 2, 100, 1);
+	tp_stack(&p, s3, 2, 100, 1);
+	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
+	tp_release(&p);
+	jh_model_finish(&m, 0, 0);
+	struct jh_options o;
+	struct jh_graph g;
+	topts_init(&o);
+	analyse(&g, &m, &o, -1);
+	assert_true(tg_node(&g, "make@11f0")->flat == 100);
+	assert_true(tg_node(&g, "make@1210")->flat == 100);
+	assert_true(tg_node(&g, "make@11f0 (inline)")->cum == 300);
+	assert_true(tg_node(&g, "solo")->flat == 100);
+	assert_true(tg_node(&g, "main")->cum == 300);
+	assert_null(tg_node(&g, "make"));
+	jh_graph_release(&g);
+	jh_model_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -347,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_base_other_load_address),
 		cmocka_unit_test(test_drop_negative),
 		cmocka_unit_test(test_missing_symbol),
+		cmocka_unit_test(test_tag_collisions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -242,12 +242,82 @@ static void test_coverage(void **state)
 	free(buf);
 }
 
+/* One executable segment mapped in two pieces (as after an mprotect), the
+ * second flagged " (deleted)" while the file is still there: one module,
+ * one load bias. A mapping longer than the file's segment is a mismatch. */
+static void test_split_and_deleted(void **state)
+{
+	(void)state;
+	uint64_t base = 0x7f5500000000ULL;
+	struct jh_mapping whole = exec_map(JEMALLOC, base);
+	uint64_t mal = sym_addr(JEMALLOC, "malloc", NULL), mus = sym_addr(JEMALLOC, "malloc_usable_size", NULL);
+	uint64_t cut = (base + mus) & ~0xfffULL;
+	assert_true(cut > base + mal && cut > whole.start && cut < whole.end);
+	struct jh_mapping maps[2] = {whole, whole};
+	maps[0].end = cut;
+	maps[1].start = cut;
+	maps[1].offset = whole.offset + (cut - whole.start);
+	maps[1].deleted = 1;
+	uint64_t pcs[2] = {base + mal + 1, base + mus + 1};
+	struct jh_symbolizer_opts o = {0};
+	struct jh_symbolizer *s = jh_symbolizer_new(&o);
+	struct run r;
+	symbolize(s, maps, 2, pcs, 2, &r);
+	assert_string_equal(outer(&r, 0), "malloc");
+	assert_string_equal(outer(&r, 1), "malloc_usable_size");
+	assert_int_equal(r.res[1].modaddr, mus + 1);
+	assert_true(r.res[0].allocator && r.res[1].allocator);
+	release(&r);
+	jh_symbolizer_free(s);
+
+	struct jh_mapping big = whole;
+	big.end += 0x10000;
+	s = jh_symbolizer_new(&o);
+	symbolize(s, &big, 1, pcs, 1, &r);
+	assert_int_equal(r.res[0].status, JH_SYM_UNKNOWN);
+	assert_int_equal(r.res[0].nframes, 0);
+	assert_false(r.res[0].allocator);
+	assert_int_equal(r.res[0].modaddr, pcs[0] - whole.start + whole.offset);
+	release(&r);
+	jh_symbolizer_free(s);
+}
+
+/* --add_lib: addresses outside every mapping that are link-time addresses
+ * of the library; and without it they stay in no module. */
+static void test_add_lib(void **state)
+{
+	(void)state;
+	uint64_t leaf = sym_addr(prog, "leaf_alloc", NULL);
+	uint64_t pcs[1] = {leaf + 1};
+	char *libs[1] = {prog};
+	struct jh_symbolizer_opts o = {0};
+	struct jh_symbolizer *s = jh_symbolizer_new(&o);
+	struct run r;
+	symbolize(s, NULL, 0, pcs, 1, &r);
+	assert_null(r.res[0].module);
+	assert_int_equal(r.res[0].status, JH_SYM_UNKNOWN);
+	release(&r);
+	jh_symbolizer_free(s);
+
+	o.add_libs = libs;
+	o.nadd_libs = 1;
+	s = jh_symbolizer_new(&o);
+	symbolize(s, NULL, 0, pcs, 1, &r);
+	assert_string_equal(r.res[0].module, prog);
+	assert_int_equal(r.res[0].modaddr, leaf + 1);
+	assert_string_equal(outer(&r, 0), "leaf_alloc");
+	release(&r);
+	jh_symbolizer_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modules),
 		cmocka_unit_test(test_missing_once),
 		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_add_lib),
+		cmocka_unit_test(test_split_and_deleted),
 	};
 	return cmocka_run_group_tests(tests, setup, symtest_teardown);
 }

@@ -15,6 +15,8 @@
 # names (addr2line: nearest exported symbol, e.g. std::__throw_ios_failure for the
 # libstdc++ emergency pool) jeheap rightly does not guess. crossrun: two runs loaded at
 # different addresses; expected = the derived (ASLR-proof) --base answers.
+# mt-s0-accum/raw.text.files.worker: jeprof's --files splits 'mt.c:148 (discriminator 3)'
+# off as a file of its own; the derived answer is one row, mt.c (see make-golden.sh).
 # The dumps name their binaries /tmp/jeheap-golden/bin/*: the committed binaries
 # (testdata/golden/bin/*.xz) are put there.
 set -uo pipefail

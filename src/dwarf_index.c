@@ -4,12 +4,18 @@
  * libdwarf reads our section store through dwarf_object_init_b (zero-copy,
  * compressed sections inflated by sections.c, .debug_loc/.debug_loclists
  * hidden). Every Dwarf_Debug is used by one thread at a time: handles sit in
- * a pool and a worker takes one for its whole run. Line rows come from our
- * own decoder (dwarf_lines.c); file names from dwarf_srcfiles. The rules for
- * picking CU, subroutine chain, names and rows follow llvm-symbolizer 14.
- * The alternate (dwz / .debug_sup) file has its own Dwarf_Debug; references
- * and strings in alt forms are routed to it by form, reading the raw value
- * bytes where libdwarf cannot (ref_sup4/8, strp_alt, strp_sup).
+ * a pool and a worker takes one for its whole run. libdwarf provides the CU
+ * list, aranges, file names (dwarf_srcfiles, serialized: static buffers)
+ * and names (abstract_origin/specification chains). The per-CU walk for
+ * covering subroutines uses our own scanner and range readers
+ * (dwarf_walk.c: libdwarf's Dwarf_Die per DIE was 3/4 of the time, and its
+ * rnglists reader crashes on corrupt input); libdwarf's tree walk remains
+ * as the fallback. Line rows come from our own decoder (dwarf_lines.c).
+ * The rules for picking CU, subroutine chain, names and rows follow
+ * llvm-symbolizer 14. The alternate (dwz / .debug_sup) file has its own
+ * Dwarf_Debug; references and strings in alt forms are routed to it by
+ * form, reading the raw value bytes where libdwarf cannot (ref_sup4/8,
+ * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
  */
 #include "dwarf_index.h"
 #include "dwarf_sanity.h"
@@ -20,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_batch.h"
 #include "dwarf_lines.h"
-#include "dwarf_ranges.h"
-#include "dwarf_scan.h"
+#include "dwarf_walk.h"
 #include "dwarf_sched.h"
 
 /*
@@ -54,8 +60,8 @@ struct jh_cu {
 
 struct jh_dwarf {
 	const struct jh_sections *main, *alt;
-	const struct jh_section *info, *abbrev, *line, *alt_info, *alt_str;
-	const struct jh_section *rnglists, *ranges_sec, *addr; /* for our own range reader */
+	struct jh_dwarf_secs secs; /* .debug_info, abbrev, rnglists, ranges, addr */
+	const struct jh_section *line, *alt_info, *alt_str;
 	struct jh_cu *cus;
 	size_t ncus, acus;
 	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
@@ -261,7 +267,7 @@ static int attr_raw(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute
 		    unsigned n, uint64_t *v)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
-	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->info;
+	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->secs.info;
 	Dwarf_Error err = NULL;
 	Dwarf_Off off = 0;
 	if (!info || !info->data || !chk(dbg, dwarf_attr_offset(die, a, &off, &err), &err))
@@ -396,119 +402,14 @@ static const char *resolve_name(struct handle *h, uint64_t off0, int alt0)
 
 /* ---- address ranges of a DIE ---- */
 
-struct rangevec {
-	struct jh_sched_range *v;
-	size_t n, a;
-};
-
-static void range_add(struct rangevec *rv, uint64_t lo, uint64_t hi, uint64_t id)
-{
-	if (lo >= hi || lo == UINT64_MAX)
-		return;
-	JH_GROW(rv->v, rv->n + 1, rv->a);
-	rv->v[rv->n++] = (struct jh_sched_range){lo, hi, id};
-}
-
-/* What our range reader needs to know about a unit. */
-struct unit_info {
-	unsigned version;
-	uint64_t cu_base;
-	struct jh_dwarf_addrctx addr;
-	int has_rl_base;
-	uint64_t rl_base;
-};
-
-static void unit_info_init(struct unit_info *u, const struct jh_dwarf *dw, const struct jh_scan *s,
-			   const struct jh_scan_die *cu, uint64_t cu_base)
-{
-	memset(u, 0, sizeof(*u));
-	u->version = s->version;
-	u->cu_base = cu_base;
-	u->addr.addr_size = s->addr_size;
-	u->addr.offsz = s->offsz;
-	if (cu->has_addr_base && dw->addr && dw->addr->data) { /* else every index fails, as in llvm */
-		u->addr.addr = dw->addr->data;
-		u->addr.addr_size_sec = dw->addr->size;
-		u->addr.addr_base = cu->addr_base;
-	}
-	u->has_rl_base = cu->has_rnglists_base;
-	u->rl_base = cu->rnglists_base;
-}
-
-struct range_sink {
-	struct rangevec *rv;
-	uint64_t id;
-};
-
-static void range_sink_add(void *ctx, uint64_t lo, uint64_t hi)
-{
-	struct range_sink *k = ctx;
-	range_add(k->rv, lo, hi, k->id);
-}
-
-/* A DW_AT_ranges list (form, value) with our own readers. */
-static void list_ranges(const struct jh_dwarf *dw, const struct unit_info *u, unsigned form,
-			uint64_t value, struct rangevec *rv, uint64_t id)
-{
-	struct range_sink k = {rv, id};
-	size_t r0 = rv->n;
-	int rc = -1;
-	if (u->version >= 5) {
-		const struct jh_section *rl = dw->rnglists;
-		uint64_t off = value;
-		if (rl && rl->data &&
-		    (form != DW_FORM_rnglistx ||
-		     (u->has_rl_base &&
-		      jh_rnglistx_offset(rl->data, rl->size, u->rl_base, value, u->addr.offsz, &off) == 0)))
-			rc = jh_rnglist_read(rl->data, rl->size, off, &u->addr, u->cu_base, range_sink_add, &k);
-	} else if (dw->ranges_sec && dw->ranges_sec->data) {
-		rc = jh_ranges_read(dw->ranges_sec->data, dw->ranges_sec->size, value, u->addr.addr_size,
-				    u->cu_base, range_sink_add, &k);
-	}
-	if (rc != 0)
-		rv->n = r0; /* llvm drops a list it cannot read */
-}
-
-/* die_ranges for a scanned DIE (nothing from libdwarf). */
-static void scan_ranges(const struct jh_dwarf *dw, const struct unit_info *u,
-			const struct jh_scan_die *d, struct rangevec *rv, uint64_t id)
-{
-	uint64_t lo = d->lo, hi = d->hi;
-	int lo_ok = d->lo_kind == 1 || (d->lo_kind == 2 && jh_dwarf_addrx(&u->addr, d->lo, &lo) == 0);
-	int hi_ok = d->hi_kind == 1 || d->hi_kind == 2 ||
-		    (d->hi_kind == 4 && jh_dwarf_addrx(&u->addr, d->hi, &hi) == 0);
-	if (lo_ok && hi_ok)
-		range_add(rv, lo, d->hi_kind == 2 ? lo + hi : hi, id);
-	else if (d->has_ranges)
-		list_ranges(dw, u, d->ranges_form, d->ranges, rv, id);
-}
-
-/* The unit DIE read with the scanner: unit_info, and its DIE. 0 or -1. */
-static int unit_info_scan(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
-			  struct unit_info *u, struct jh_scan_die *d)
-{
-	struct jh_scan s;
-	if (!dw->abbrev || !dw->abbrev->data ||
-	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
-			 cu_off) != 0)
-		return -1;
-	int rc = -1;
-	if (jh_scan_next(&s, d) == 1 && d->tag != 0) {
-		unit_info_init(u, dw, &s, d, cu_base);
-		rc = 0;
-	}
-	jh_scan_close(&s);
-	return rc;
-}
-
 /*
  * A DIE's code ranges (llvm's rule: low_pc/high_pc, else DW_AT_ranges).
  * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist;
  * lists are read by our own readers (u NULL: the unit is unreadable, lists
  * are ignored), never by libdwarf, which crashes on some corrupt ones.
  */
-static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die die,
-		       const struct unit_info *u, struct rangevec *rv, uint64_t id)
+static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die die,
+		       const struct jh_unit_info *u, struct jh_rangevec *rv, uint64_t id)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Addr lo = 0, hi = 0;
@@ -517,7 +418,7 @@ static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die die
 	Dwarf_Bool has = 0;
 	if (chk(dbg, dwarf_lowpc(die, &lo, &err), &err)) {
 		if (chk(dbg, dwarf_highpc_b(die, &hi, &form, &cls, &err), &err)) {
-			range_add(rv, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hi : hi, id);
+			jh_rangevec_add(rv, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hi : hi, id);
 			return;
 		}
 	}
@@ -537,7 +438,7 @@ static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die die
 	}
 	dwarf_dealloc_attribute(a);
 	if (ok)
-		list_ranges(dw, u, form, v, rv, id);
+		jh_list_ranges(dw, u, form, v, rv, id);
 }
 
 /* An unsigned attribute (implicit_const too), 0 if absent. */
@@ -556,64 +457,13 @@ static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
 
-struct node {
-	uint64_t die_off;
-	int64_t parent; /* nearest enclosing subroutine node, -1 if none */
-	uint32_t call_file, call_line;
-	int inlined;
-};
-
-struct query {
-	uint64_t addr;
-	size_t idx;    /* position in the caller's array */
-	size_t cu;     /* index into dw->cus */
-	size_t first;  /* into the task's frames */
-	uint32_t n;
-};
-
-struct task {
-	size_t cu, q0, q1; /* queries [q0, q1) */
-	struct jh_dwarf_frame *frames;
-	size_t nframes, aframes;
-	int failed;
-};
-
-static int descend_tag(Dwarf_Half tag)
-{
-	switch (tag) {
-	case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
-	case DW_TAG_union_type: case DW_TAG_interface_type: case DW_TAG_module:
-	case DW_TAG_lexical_block: case DW_TAG_subprogram: case DW_TAG_inlined_subroutine:
-	case DW_TAG_try_block: case DW_TAG_catch_block: case DW_TAG_entry_point:
-	case DW_TAG_common_block: case DW_TAG_with_stmt:
-		return 1;
-	}
-	return 0;
-}
-
 struct cu_tables {
-	struct node *nodes;
-	size_t nnodes, anodes;
-	struct rangevec rv;
+	struct jh_walk w;
 	struct jh_line_table lt;
 	int have_lt;
 	char **files;
 	Dwarf_Signed nfiles;
 };
-
-/* Whether any of the ascending addresses qa[0..nq) is in [lo, hi). */
-static int covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
-{
-	size_t a = 0, b = nq;
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		if (qa[mid] < lo)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a < nq && qa[a] < hi;
-}
 
 /*
  * One preorder walk over the CU's scopes; nodes get ids in preorder. Only
@@ -623,8 +473,8 @@ static int covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
  * a concrete subprogram can nest there (local classes, lambdas) with code
  * elsewhere.
  */
-static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
-		    const struct unit_info *u, const uint64_t *qa, size_t nq, struct cu_tables *t)
+static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die cudie,
+		    const struct jh_unit_info *u, const uint64_t *qa, size_t nq, struct jh_walk *t)
 {
 	struct frame {
 		Dwarf_Die die;
@@ -651,14 +501,14 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
 			die_ranges(dbg, dw, die, u, &t->rv, t->nnodes);
 			int has_code = t->rv.n > r0;
 			for (size_t r = r0; r < t->rv.n && !hot; r++)
-				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+				hot = jh_covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
 			if (hot) {
 				Dwarf_Off off = 0;
 				chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
 				me = (int64_t)t->nnodes;
 				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
 				int inl = tag == DW_TAG_inlined_subroutine;
-				t->nodes[t->nnodes++] = (struct node){
+				t->nodes[t->nnodes++] = (struct jh_walk_node){
 					off, par, inl ? die_udata(dbg, die, DW_AT_call_file) : 0,
 					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl};
 			} else {
@@ -671,7 +521,7 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
 		Dwarf_Die sib = NULL;
 		kid = NULL;
 		int has_sib = chk(dbg, dwarf_siblingof_b(dbg, die, 1, &sib, &err), &err);
-		if (!skip && descend_tag(tag))
+		if (!skip && jh_walk_descend(tag))
 			chk(dbg, dwarf_child(die, &kid, &err), &err);
 		dwarf_dealloc_die(die);
 		if (has_sib)
@@ -686,81 +536,6 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf *dw, Dwarf_Die cudie,
 	free(st);
 }
 
-/*
- * walk_cu's job done with our own scanner (dwarf_scan.c) and range readers
- * (dwarf_ranges.c): no libdwarf call at all.
- * Returns -1 if the scanner meets something it does not know (the caller
- * then starts over with walk_cu).
- */
-static int walk_cu_fast(const struct jh_dwarf *dw, uint64_t cu_off, uint64_t cu_base,
-			const uint64_t *qa, size_t nq, struct cu_tables *t)
-{
-	struct jh_scan s;
-	if (!dw->abbrev || !dw->abbrev->data ||
-	    jh_scan_open(&s, dw->info->data, dw->info->size, dw->abbrev->data, dw->abbrev->size,
-			 cu_off) != 0)
-		return -1;
-	struct level {
-		int64_t parent;
-		int cold;
-	} *st = NULL;
-	size_t nst = 0, ast = 0;
-	struct jh_scan_die d;
-	int ok = 0;
-	if (jh_scan_next(&s, &d) != 1 || d.tag == 0)
-		goto out;
-	struct unit_info u;
-	unit_info_init(&u, dw, &s, &d, cu_base);
-	if (d.has_children) {
-		JH_GROW(st, 1, ast);
-		st[nst++] = (struct level){-1, 0};
-	}
-	while (nst) {
-		if (jh_scan_next(&s, &d) != 1)
-			goto out;
-		if (d.tag == 0) {
-			nst--;
-			continue;
-		}
-		int64_t me = st[nst - 1].parent;
-		int cold = st[nst - 1].cold, skip = 0;
-		int inl = d.tag == DW_TAG_inlined_subroutine;
-		if (inl && cold) {
-			skip = 1;
-		} else if (inl || d.tag == DW_TAG_subprogram) {
-			size_t r0 = t->rv.n, hot = 0;
-			scan_ranges(dw, &u, &d, &t->rv, t->nnodes);
-			int has_code = t->rv.n > r0;
-			for (size_t r = r0; r < t->rv.n && !hot; r++)
-				hot = covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
-			if (hot) {
-				me = (int64_t)t->nnodes;
-				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
-				t->nodes[t->nnodes++] = (struct node){
-					d.off, st[nst - 1].parent, inl ? (uint32_t)d.call_file : 0,
-					inl ? (uint32_t)d.call_line : 0, inl};
-			} else {
-				t->rv.n = r0;
-			}
-			if (has_code)
-				cold = !hot;
-		}
-		if (!d.has_children)
-			continue;
-		if (!skip && descend_tag((Dwarf_Half)d.tag)) {
-			JH_GROW(st, nst + 1, ast);
-			st[nst++] = (struct level){me, cold};
-		} else if (jh_scan_skip_children(&s, &d) != 0) {
-			goto out;
-		}
-	}
-	ok = 1;
-out:
-	free(st);
-	jh_scan_close(&s);
-	return ok ? 0 : -1;
-}
-
 static const char *file_name(struct handle *h, const struct cu_tables *t, uint64_t idx)
 {
 	if (!t->have_lt || !t->files)
@@ -773,43 +548,37 @@ static const char *file_name(struct handle *h, const struct cu_tables *t, uint64
 	return idx < (uint64_t)t->nfiles ? jh_intern(&h->strings, t->files[idx]) : NULL;
 }
 
-static void emit(struct task *k, const char *name, const char *file, uint32_t line)
-{
-	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
-}
-
-static void answer(struct handle *h, struct task *k, struct query *q, const struct cu_tables *t,
+static void answer(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *q, const struct cu_tables *t,
 		   uint64_t leaf)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			emit(k, NULL, file_name(h, t, row->file), row->line);
+			jh_batch_emit(k, NULL, file_name(h, t, row->file), row->line);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
 	size_t chain[256], n = 0; /* innermost first */
-	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->nodes[i].parent) {
+	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->w.nodes[i].parent) {
 		chain[n++] = (size_t)i;
-		if (!t->nodes[i].inlined)
+		if (!t->w.nodes[i].inlined)
 			break;
 	}
 	for (size_t j = n; j-- > 0;) { /* outermost first */
-		const struct node *nd = &t->nodes[chain[j]];
+		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
 		const char *name = resolve_name(h, nd->die_off, 0);
 		if (j == 0) {
-			emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
+			jh_batch_emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
 		} else {
-			const struct node *in = &t->nodes[chain[j - 1]];
-			emit(k, name, file_name(h, t, in->call_file), in->call_line);
+			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
+			jh_batch_emit(k, name, file_name(h, t, in->call_file), in->call_line);
 		}
 	}
 	q->n = (uint32_t)n;
 }
 
-static void process_cu(struct handle *h, struct task *k, struct query *qs)
+static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *qs)
 {
 	struct jh_dwarf *dw = h->dw;
 	Dwarf_Debug dbg = h->dbg;
@@ -817,11 +586,11 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	Dwarf_Die cudie = NULL;
 	struct cu_tables t;
 	memset(&t, 0, sizeof(t));
-	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->cu].die_off, 1, &cudie, &err), &err)) {
+	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->unit].die_off, 1, &cudie, &err), &err)) {
 		k->failed = 1;
 		return;
 	}
-	struct unit_info u;
+	struct jh_unit_info u;
 	struct jh_scan_die cd;
 	Dwarf_Addr cu_base = 0;
 	if (!chk(dbg, dwarf_lowpc(cudie, &cu_base, &err), &err))
@@ -854,17 +623,18 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
 	if (dw->walk == 'l' ||
-	    walk_cu_fast(dw, dw->cus[k->cu].hdr_off, cu_base, addrs, nq, &t) != 0) {
-		t.nnodes = 0;
-		t.rv.n = 0;
+	    jh_walk_unit(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, addrs, nq, &t.w) != 0) {
+		t.w.nnodes = 0;
+		t.w.rv.n = 0;
 		if (dw->walk == 'f')
 			k->failed = 1; /* test mode: the scanner must cope alone */
 		else
-			walk_cu(dbg, dw, cudie, unit_info_scan(dw, dw->cus[k->cu].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
-				addrs, nq, &t);
+			walk_cu(dbg, &dw->secs, cudie,
+				jh_unit_info_scan(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				addrs, nq, &t.w);
 	}
 	dwarf_dealloc_die(cudie);
-	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
+	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
 		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);
 	free(addrs);
@@ -875,8 +645,8 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	if (t.files)
 		dwarf_dealloc(dbg, t.files, DW_DLA_LIST);
 	jh_lines_free(&t.lt);
-	free(t.nodes);
-	free(t.rv.v);
+	free(t.w.nodes);
+	free(t.w.rv.v);
 }
 
 /* ---- open: address -> CU index ---- */
@@ -885,7 +655,7 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 {
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
-	struct rangevec rv = {NULL, 0, 0};
+	struct jh_rangevec rv = {NULL, 0, 0};
 	struct jh_u64map covered;
 	jh_u64map_init(&covered);
 	Dwarf_Arange *ar = NULL;
@@ -899,7 +669,7 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 			    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
 				jh_u64map_put(&covered, cu_hdr, NULL);
 				if (start + len > start)
-					range_add(&rv, start, start + len, cu_hdr);
+					jh_rangevec_add(&rv, start, start + len, cu_hdr);
 			}
 			dwarf_dealloc(dbg, ar[i], DW_DLA_ARANGE);
 		}
@@ -928,12 +698,12 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
-					struct unit_info u;
+					struct jh_unit_info u;
 					struct jh_scan_die cd;
-					if (unit_info_scan(dw, off, base, &u, &cd) == 0)
-						scan_ranges(dw, &u, &cd, &rv, off);
+					if (jh_unit_info_scan(&dw->secs, off, base, &u, &cd) == 0)
+						jh_scan_ranges(&dw->secs, &u, &cd, &rv, off);
 					else
-						die_ranges(dbg, dw, cudie, NULL, &rv, off);
+						die_ranges(dbg, &dw->secs, cudie, NULL, &rv, off);
 				}
 			}
 			dwarf_dealloc_die(cudie);
@@ -980,12 +750,12 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
 	dw->main = main;
 	dw->alt = alt;
-	dw->info = jh_sections_find(main, ".debug_info");
+	dw->secs.info = jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
-	dw->abbrev = jh_sections_find(main, ".debug_abbrev");
-	dw->rnglists = jh_sections_find(main, ".debug_rnglists");
-	dw->ranges_sec = jh_sections_find(main, ".debug_ranges");
-	dw->addr = jh_sections_find(main, ".debug_addr");
+	dw->secs.abbrev = jh_sections_find(main, ".debug_abbrev");
+	dw->secs.rnglists = jh_sections_find(main, ".debug_rnglists");
+	dw->secs.ranges = jh_sections_find(main, ".debug_ranges");
+	dw->secs.addr = jh_sections_find(main, ".debug_addr");
 	if (alt) {
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");
@@ -993,7 +763,7 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	pthread_mutex_init(&dw->pool_lock, NULL);
 	const char *walk = getenv("JH_DWARF_WALK");
 	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
-	if (!dw->info->data) {
+	if (!dw->secs.info->data) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
 			    "corrupt compressed section .debug_info");
 		goto fail;
@@ -1031,9 +801,7 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 
 struct run {
 	struct jh_dwarf *dw;
-	struct task *tasks;
-	size_t *order; /* biggest CU first, for balance across threads */
-	struct query *qs;
+	struct jh_batch b;
 };
 
 static void *worker_start(void *ctx)
@@ -1044,35 +812,13 @@ static void *worker_start(void *ctx)
 static void worker_run(void *ctx, void *w, size_t i)
 {
 	struct run *r = ctx;
-	process_cu(w, &r->tasks[r->order[i]], r->qs);
+	process_cu(w, &r->b.tasks[r->b.order[i]], r->b.qs);
 }
 
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
 	handle_put(w);
-}
-
-static _Thread_local const struct run *order_ctx;
-
-static int cmp_task_size(const void *a, const void *b)
-{
-	const struct task *x = &order_ctx->tasks[*(const size_t *)a];
-	const struct task *y = &order_ctx->tasks[*(const size_t *)b];
-	uint64_t sx = order_ctx->dw->cus[x->cu].size, sy = order_ctx->dw->cus[y->cu].size;
-	if (sx != sy)
-		return sx > sy ? -1 : 1;
-	return x->cu < y->cu ? -1 : x->cu > y->cu;
-}
-
-static int cmp_query(const void *a, const void *b)
-{
-	const struct query *x = a, *y = b;
-	if (x->cu != y->cu)
-		return x->cu < y->cu ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static int cmp_cu_off(const void *key, const void *elem)
@@ -1085,52 +831,23 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
 		    struct jh_diag *d)
 {
-	struct query *qs = xmalloc(jh_st_mult(n + 1, sizeof(*qs)));
-	size_t nq = 0;
+	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
+	uint64_t *unit_size = xmalloc(jh_st_mult(dw->ncus + 1, sizeof(*unit_size)));
+	for (size_t i = 0; i < dw->ncus; i++)
+		unit_size[i] = dw->cus[i].size;
 	for (size_t i = 0; i < n; i++) {
-		ans[i] = (struct jh_dwarf_answer){0, 0};
 		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
 		const struct jh_cu *cu = off == UINT64_MAX ? NULL
 			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
-		if (cu)
-			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
+		unit_of[i] = cu ? (size_t)(cu - dw->cus) : SIZE_MAX;
 	}
-	jh_qsort(qs, nq, sizeof(*qs), cmp_query);
-	struct run r = {.dw = dw, .qs = qs};
-	size_t ntasks = 0;
-	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));
-	for (size_t i = 0; i < nq; i++) {
-		if (!ntasks || r.tasks[ntasks - 1].cu != qs[i].cu)
-			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
-		r.tasks[ntasks - 1].q1 = i + 1;
-	}
-	r.order = xmalloc(jh_st_mult(ntasks + 1, sizeof(*r.order)));
-	for (size_t k = 0; k < ntasks; k++)
-		r.order[k] = k;
-	order_ctx = &r;
-	jh_qsort(r.order, ntasks, sizeof(*r.order), cmp_task_size);
+	struct run r = {.dw = dw};
+	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
+	free(unit_of);
+	free(unit_size);
+	size_t ntasks = r.b.ntasks;
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
-	free(r.order);
-
-	size_t total = 0, failed = 0;
-	for (size_t k = 0; k < ntasks; k++)
-		total += r.tasks[k].nframes;
-	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
-	size_t pos = 0;
-	for (size_t k = 0; k < ntasks; k++) {
-		struct task *t = &r.tasks[k];
-		failed += t->failed;
-		for (size_t i = t->q0; i < t->q1; i++)
-			ans[qs[i].idx] = (struct jh_dwarf_answer){(uint32_t)(pos + qs[i].first), qs[i].n};
-		if (t->nframes)
-			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
-		pos += t->nframes;
-		free(t->frames);
-	}
-	free(r.tasks);
-	free(qs);
-	*frames = out;
-	*nframes = total;
+	size_t failed = jh_batch_collect(&r.b, n, ans, frames, nframes);
 	if (failed)
 		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
 	if (ran < ntasks)

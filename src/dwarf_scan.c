@@ -19,7 +19,10 @@ struct jh_abbrev {
 	uint64_t code;
 	unsigned tag;
 	int children;
-	size_t first, n; /* into attrs */
+	size_t first, n;   /* into attrs */
+	int64_t fixed;     /* byte size of the attribute values if constant, else -1 */
+	int64_t sib_at;    /* offset of a DW_AT_sibling value inside them, or -1 */
+	unsigned sib_form;
 };
 
 /* DW_TAG_*, DW_AT_*, DW_FORM_* values used here (DWARF 5 and GNU). */
@@ -53,7 +56,7 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 			return -1;
 		if (code == 0)
 			break;
-		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0};
+		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0, -1, -1, 0};
 		a.children = (int)jh_cur_uint(&c, 1);
 		for (;;) {
 			uint64_t at = jh_cur_uleb(&c), form = jh_cur_uleb(&c);
@@ -70,6 +73,43 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 		s->ab[s->nab++] = a;
 	}
 	return 0;
+}
+
+/* Size of a form's value when it does not depend on the data, else -1. */
+static int form_size(const struct jh_scan *s, unsigned form)
+{
+	switch (form) {
+	case 0x01: return (int)s->addr_size;
+	case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29: return 1;
+	case 0x05: case 0x12: case 0x26: case 0x2a: return 2;
+	case 0x27: case 0x2b: return 3;
+	case 0x06: case 0x13: case 0x1c: case 0x28: case 0x2c: return 4;
+	case 0x07: case 0x14: case 0x20: case 0x24: return 8;
+	case 0x1e: return 16;
+	case 0x0e: case 0x17: case 0x1d: case 0x1f: case 0x1f20: case 0x1f21: return (int)s->offsz;
+	case 0x10: return (int)(s->version <= 2 ? s->addr_size : s->offsz);
+	case 0x19: case 0x21: return 0;
+	}
+	return -1;
+}
+
+/* Precomputes the constant-size skip of each abbreviation. */
+static void size_abbrevs(struct jh_scan *s)
+{
+	for (size_t i = 0; i < s->nab; i++) {
+		struct jh_abbrev *a = &s->ab[i];
+		a->fixed = 0;
+		a->sib_at = -1;
+		for (size_t j = 0; j < a->n && a->fixed >= 0; j++) {
+			const struct jh_scan_attr *at = &s->attrs[a->first + j];
+			int n = form_size(s, at->form);
+			if (at->at == AT_sibling) {
+				a->sib_at = a->fixed;
+				a->sib_form = at->form;
+			}
+			a->fixed = n < 0 ? -1 : a->fixed + n;
+		}
+	}
 }
 
 static const struct jh_abbrev *find_abbrev(const struct jh_scan *s, uint64_t code)
@@ -122,6 +162,7 @@ int jh_scan_open(struct jh_scan *s, const unsigned char *info, uint64_t info_siz
 		jh_scan_close(s);
 		return -1;
 	}
+	size_abbrevs(s);
 	return 0;
 }
 
@@ -221,6 +262,20 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 	d->has_children = a->children;
 	int sub = a->tag == TAG_subprogram || a->tag == TAG_inlined ||
 		  a->tag == TAG_compile_unit || a->tag == TAG_partial_unit;
+	if (!sub && a->fixed >= 0) { /* the common case: skip in one step */
+		if ((uint64_t)(s->c.end - s->c.p) < (uint64_t)a->fixed)
+			return -1;
+		if (a->sib_at >= 0) {
+			struct jh_cur c = {s->c.p + a->sib_at, s->c.end, 0};
+			uint64_t v = jh_cur_uint(&c, (unsigned)form_size(s, a->sib_form));
+			if (a->sib_form == 0x10)
+				d->sibling = v;
+			else if (a->sib_form >= 0x11 && a->sib_form <= 0x14)
+				d->sibling = s->cu_off + v;
+		}
+		s->c.p += a->fixed;
+		return 1;
+	}
 	for (size_t i = 0; i < a->n; i++) {
 		const struct jh_scan_attr *at = &s->attrs[a->first + i];
 		uint64_t v;

@@ -6,6 +6,7 @@
 #include "analyse_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,83 @@ enum {
 	LF_IGNORE = 1 << 7,
 };
 
+static const char unk[] = "??"; /* short name of an unknown function (not interned) */
+
 static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *m,
 			       const struct jh_location *l, uint32_t level)
 {
 	const struct jh_frame *f = &m->frames.items[l->first + level];
-	return f->func ? jh_namer_short(&gp->namer, f->func) : "??";
+	return f->func ? jh_namer_short(&gp->namer, f->func) : unk;
+}
+
+/* Length of a trailing "<hex>" of name (nm-style address tag, as in files
+ * written by jeprof --raw), 0 if none. */
+static size_t hex_tag(const char *name)
+{
+	size_t n = strlen(name);
+	if (n < 3 || name[n - 1] != '>')
+		return 0;
+	size_t i = n - 1;
+	while (i > 0 && strchr("0123456789abcdefABCDEF", name[i - 1]))
+		i--;
+	return (i > 0 && i < n - 1 && name[i - 1] == '<') ? n - i + 1 : 0;
+}
+
+/*
+ * jeprof's FillFullnameToShortnameMap: when two different full names that
+ * end in "<hex>" share a short name (outermost levels only), their keys
+ * become "<short>@<hex without leading zeros>" (overloads: make@11f0).
+ */
+static void find_collisions(struct jh_graph *g)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const struct jh_model *m = g->m;
+	struct jh_u64map first; /* short -> full name first seen (2 = collided) */
+	jh_u64map_init(&first);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < m->nlocs; i++) {
+			const struct jh_location *l = &m->locs[i];
+			const char *full = l->nframes ? m->frames.items[l->first].func : NULL;
+			if (!full || !hex_tag(full))
+				continue;
+			const char *shrt = jh_namer_short(&gp->namer, full);
+			int added;
+			uint64_t *v = jh_u64map_put(&first, (uint64_t)(uintptr_t)shrt, &added);
+			if (!pass) {
+				if (added)
+					*v = (uint64_t)(uintptr_t)full;
+				else if (*v != (uint64_t)(uintptr_t)full)
+					*v = 1; /* seen with two full names */
+				continue;
+			}
+			if (*v != 1)
+				continue;
+			uint64_t *r = jh_u64map_put(&gp->renamed, (uint64_t)(uintptr_t)full, &added);
+			if (!added)
+				continue;
+			size_t t = hex_tag(full), n = strlen(full);
+			const char *hex = full + n - t + 1;
+			while (*hex == '0' && hex[1] != '>')
+				hex++;
+			jh_sb_reset(&gp->sb2);
+			jh_sb_addf(&gp->sb2, "%s@%.*s", shrt, (int)(full + n - 1 - hex), hex);
+			*r = (uint64_t)(uintptr_t)jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+		}
+	}
+	jh_u64map_release(&first);
+}
+
+/* The short name a key uses: renamed on collisions. */
+static const char *key_short(struct jh_graph_priv *gp, const struct jh_model *m,
+			     const struct jh_location *l, uint32_t level)
+{
+	const struct jh_frame *f = &m->frames.items[l->first + level];
+	if (f->func && gp->renamed.nr) {
+		uint64_t *v = jh_u64map_get(&gp->renamed, (uint64_t)(uintptr_t)f->func);
+		if (v)
+			return (const char *)(uintptr_t)*v;
+	}
+	return frame_short(gp, m, l, level);
 }
 
 /* The name retain/exclude test: outermost short name, or the location's
@@ -104,11 +177,11 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 	return *f & yes;
 }
 
-static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
-			 uint32_t level, int inl)
+/* Node of an interned key. */
+static uint32_t node_for_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
+				  int inl)
 {
 	struct jh_graph_priv *gp = g->priv;
-	const char *k = jh_intern_n(&gp->keys, key, n);
 	int added;
 	uint64_t *v = jh_u64map_put(&gp->node_by_key, (uint64_t)(uintptr_t)k, &added);
 	if (added) {
@@ -123,6 +196,13 @@ static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t
 		nd->inl = inl;
 	}
 	return (uint32_t)*v;
+}
+
+static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+			 uint32_t level, int inl)
+{
+	struct jh_graph_priv *gp = g->priv;
+	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
 }
 
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
@@ -154,7 +234,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		return;
 	}
 	for (uint32_t j = l->nframes; j-- > 0;) {
-		const char *fn = frame_short(gp, m, l, j);
+		const char *fn = key_short(gp, m, l, j);
 		int unknown_fn = !m->frames.items[l->first + j].func;
 		jh_sb_reset(sb);
 		int bare = 0;
@@ -212,7 +292,10 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		}
 		if (!sb->len)
 			continue; /* jeprof skips empty keys */
-		uint32_t nd = node_for(g, sb->buf, sb->len, id, j, j > 0);
+		/* a plain short name is interned already (namer) */
+		uint32_t nd = (sb->len == strlen(fn) && !memcmp(sb->buf, fn, sb->len) && fn != unk)
+				      ? node_for_interned(g, fn, id, j, j > 0)
+				      : node_for(g, sb->buf, sb->len, id, j, j > 0);
 		if (bare && g->nodes[nd].label == g->nodes[nd].key) {
 			/* jeprof prints a pc key that has a symbol tuple as
 			 * "<short> <file:line>" of its outermost level */
@@ -301,6 +384,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 static void compute_nodes(struct jh_graph *g)
 {
 	const struct jh_model *m = g->m;
+	find_collisions(g);
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
 	/* translate only locations that occur in a filtered stack */
 	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
@@ -375,6 +459,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_intern_init(&gp->keys);
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
+	jh_u64map_init(&gp->renamed);
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
@@ -432,6 +517,7 @@ void jh_graph_release(struct jh_graph *g)
 	if (gp) {
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
+		jh_u64map_release(&gp->renamed);
 		jh_seqset_release(&gp->stacks);
 		jh_filter_free(gp->focus);
 		jh_filter_free(gp->ignore);
@@ -454,11 +540,27 @@ void jh_graph_release(struct jh_graph *g)
 static const struct jh_graph *sort_graph;
 static int sort_cum;
 
+/*
+ * The sort value rounded to 40 significant bits: sums of the same counts in
+ * another order (jeprof adds in Perl hash order, which varies from run to
+ * run) differ in the last bits only, and such values must tie (and sort by
+ * key) rather than be ordered by rounding noise.
+ */
+static double sort_value(double v)
+{
+	if (v == 0 || !isfinite(v))
+		return v;
+	int e;
+	double m = frexp(v, &e);
+	return ldexp(nearbyint(ldexp(m, 40)), e - 40);
+}
+
 static int cmp_nodes(const void *a, const void *b)
 {
 	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
 	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double vx = sort_cum ? x->cum : x->flat, vy = sort_cum ? y->cum : y->flat;
+	double vx = sort_value(sort_cum ? x->cum : x->flat);
+	double vy = sort_value(sort_cum ? y->cum : y->flat);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	return strcmp(x->key, y->key);

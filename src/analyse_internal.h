@@ -21,6 +21,7 @@ struct jh_graph_priv {
 	size_t npool, pool_alloc;
 	struct jh_filter *focus, *ignore, *retain, *exclude;
 	struct jh_sb sb, sb2;
+	struct jh_u64map renamed;     /* full name -> "short@hex" (jeprof's collision rule) */
 };
 
 #endif

@@ -4,15 +4,20 @@
  * libdwarf reads our section store through dwarf_object_init_b (zero-copy,
  * compressed sections inflated by sections.c, .debug_loc/.debug_loclists
  * hidden). Every Dwarf_Debug is used by one thread at a time: handles sit in
- * a pool and a worker takes one for its whole run. Line rows come from our
- * own decoder (dwarf_lines.c); file names from dwarf_srcfiles. The rules for
- * picking CU, subroutine chain, names and rows follow llvm-symbolizer 14.
- * The alternate (dwz / .debug_sup) file has its own Dwarf_Debug; references
- * and strings in alt forms are routed to it by form, reading the raw value
- * bytes where libdwarf cannot (ref_sup4/8, strp_alt, strp_sup).
+ * a pool and a worker takes one for its whole run. libdwarf provides the CU
+ * list, aranges, file names (dwarf_srcfiles, serialized: static buffers)
+ * and names (abstract_origin/specification chains). The per-CU walk for
+ * covering subroutines uses our own scanner and range readers
+ * (dwarf_walk.c: libdwarf's Dwarf_Die per DIE was 3/4 of the time, and its
+ * rnglists reader crashes on corrupt input); libdwarf's tree walk remains
+ * as the fallback. Line rows come from our own decoder (dwarf_lines.c).
+ * The rules for picking CU, subroutine chain, names and rows follow
+ * llvm-symbolizer 14. The alternate (dwz / .debug_sup) file has its own
+ * Dwarf_Debug; references and strings in alt forms are routed to it by
+ * form, reading the raw value bytes where libdwarf cannot (ref_sup4/8,
+ * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
  */
 #include "dwarf_index.h"
-#include "dwarf_sanity.h"
 
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
@@ -20,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_batch.h"
 #include "dwarf_lines.h"
+#include "dwarf_walk.h"
 #include "dwarf_sched.h"
 
 /*
@@ -47,15 +54,17 @@ struct handle {
 #define ALT_BIT (UINT64_C(1) << 63)
 
 struct jh_cu {
-	uint64_t hdr_off, die_off;
+	uint64_t hdr_off, die_off, size;
 };
 
 struct jh_dwarf {
 	const struct jh_sections *main, *alt;
-	const struct jh_section *info, *line, *alt_info, *alt_str;
+	struct jh_dwarf_secs secs; /* .debug_info, abbrev, rnglists, ranges, addr */
+	const struct jh_section *line, *alt_info, *alt_str;
 	struct jh_cu *cus;
 	size_t ncus, acus;
 	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
+	char walk; /* JH_DWARF_WALK (tests): 'f' scanner only, 'l' libdwarf only */
 	size_t nranges;
 	pthread_mutex_t pool_lock;
 	struct handle **pool;
@@ -65,6 +74,7 @@ struct jh_dwarf {
 };
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t srcfiles_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t alloc_once = PTHREAD_ONCE_INIT;
 
 static void alloc_flag_once(void)
@@ -74,19 +84,16 @@ static void alloc_flag_once(void)
 
 /* ---- object access over jh_sections ---- */
 
-/* Location lists are never needed; a .debug_rnglists whose unit headers do
- * not fit its size is hidden too, because libdwarf 20210528 double-frees on
- * it (tests/fuzz/fuzz_elf.c): the CUs then lose their DW_AT_ranges only. */
-static int is_hidden(const struct obj_ctx *c, size_t i, const char *name)
+/*
+ * Hidden from libdwarf: location lists (never needed) and range lists, which
+ * jeheap reads itself (dwarf_ranges.c) because libdwarf 20210528's eager
+ * rnglists loader double-frees or crashes on corrupt input (fuzz_elf found
+ * inputs whose unit headers look sane, testdata/fuzz-regressions/elf/).
+ */
+static int is_hidden(const char *name)
 {
-	if (!strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists"))
-		return 1;
-	if (!strcmp(name, ".debug_rnglists")) {
-		const struct jh_section *sec = jh_sections_at(c->s, i);
-		return !sec || !jh_dwarf_units_fit(sec->data, sec->data ? sec->size : 0,
-						   !jh_sections_is_big_endian(c->s));
-	}
-	return 0;
+	return !strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists") ||
+	       !strcmp(name, ".debug_rnglists");
 }
 
 static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *ret, int *err)
@@ -100,7 +107,7 @@ static int oa_section_info(void *obj, Dwarf_Half i, Dwarf_Obj_Access_Section *re
 	ret->addr = sec->addr;
 	ret->type = sec->type;
 	ret->size = sec->type == 8 /* SHT_NOBITS */ ? 0 : sec->size;
-	ret->name = i == 0 ? "" : is_hidden(c, i, sec->name) ? ".jeheap_hidden" : sec->name;
+	ret->name = i == 0 ? "" : is_hidden(sec->name) ? ".jeheap_hidden" : sec->name;
 	ret->link = sec->link;
 	ret->info = sec->info;
 	ret->entrysize = sec->entsize;
@@ -256,7 +263,7 @@ static int attr_raw(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute
 		    unsigned n, uint64_t *v)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
-	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->info;
+	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->secs.info;
 	Dwarf_Error err = NULL;
 	Dwarf_Off off = 0;
 	if (!info || !info->data || !chk(dbg, dwarf_attr_offset(die, a, &off, &err), &err))
@@ -391,186 +398,84 @@ static const char *resolve_name(struct handle *h, uint64_t off0, int alt0)
 
 /* ---- address ranges of a DIE ---- */
 
-struct rangevec {
-	struct jh_sched_range *v;
-	size_t n, a;
-};
-
-static void range_add(struct rangevec *rv, uint64_t lo, uint64_t hi, uint64_t id)
-{
-	if (lo >= hi || lo == UINT64_MAX)
-		return;
-	JH_GROW(rv->v, rv->n + 1, rv->a);
-	rv->v[rv->n++] = (struct jh_sched_range){lo, hi, id};
-}
-
-static void ranges_attr(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Attribute a, int version,
-			uint64_t cu_base, struct rangevec *rv, uint64_t id)
+/*
+ * A DIE's code ranges (llvm's rule: low_pc/high_pc, else DW_AT_ranges).
+ * dwarf_lowpc/highpc_b/hasattr allocate nothing, unlike dwarf_attrlist;
+ * lists are read by our own readers (u NULL: the unit is unreadable, lists
+ * are ignored), never by libdwarf, which crashes on some corrupt ones.
+ */
+static void die_ranges(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die die,
+		       const struct jh_unit_info *u, struct jh_rangevec *rv, uint64_t id)
 {
 	Dwarf_Error err = NULL;
+	Dwarf_Addr lo = 0, hi = 0;
 	Dwarf_Half form = 0;
-	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
+	enum Dwarf_Form_Class cls = DW_FORM_CLASS_UNKNOWN;
+	Dwarf_Bool has = 0;
+	if (chk(dbg, dwarf_lowpc(die, &lo, &err), &err)) {
+		if (chk(dbg, dwarf_highpc_b(die, &hi, &form, &cls, &err), &err)) {
+			jh_rangevec_add(rv, lo, cls == DW_FORM_CLASS_CONSTANT ? lo + hi : hi, id);
+			return;
+		}
+	}
+	if (!u || !chk(dbg, dwarf_hasattr(die, DW_AT_ranges, &has, &err), &err) || !has)
+		return;
+	Dwarf_Attribute a = NULL;
+	if (!chk(dbg, dwarf_attr(die, DW_AT_ranges, &a, &err), &err))
 		return;
 	uint64_t v = 0;
-	if (form == DW_FORM_sec_offset) {
+	int ok = chk(dbg, dwarf_whatform(a, &form, &err), &err);
+	if (ok && form == DW_FORM_sec_offset) {
 		Dwarf_Off o = 0;
-		if (!chk(dbg, dwarf_global_formref(a, &o, &err), &err))
-			return;
+		ok = chk(dbg, dwarf_global_formref(a, &o, &err), &err);
 		v = o;
-	} else if (!attr_udata(dbg, a, &v)) {
-		return;
+	} else if (ok) {
+		ok = attr_udata(dbg, a, &v);
 	}
-	if (version >= 5) {
-		Dwarf_Rnglists_Head head = NULL;
-		Dwarf_Unsigned count = 0, goff = 0;
-		if (!chk(dbg, dwarf_rnglists_get_rle_head(a, form, v, &head, &count, &goff, &err), &err))
-			return;
-		for (Dwarf_Unsigned i = 0; i < count; i++) {
-			unsigned len = 0, code = 0;
-			Dwarf_Unsigned r1, r2, c1 = 0, c2 = 0;
-			Dwarf_Bool unavail = 0;
-			if (!chk(dbg, dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &r1, &r2, &unavail,
-									 &c1, &c2, &err), &err))
-				break;
-			if (unavail || code == DW_RLE_end_of_list || code == DW_RLE_base_address ||
-			    code == DW_RLE_base_addressx)
-				continue;
-			range_add(rv, c1, c2, id);
-		}
-		dwarf_dealloc_rnglists_head(head);
-		return;
-	}
-	Dwarf_Ranges *r = NULL;
-	Dwarf_Signed n = 0;
-	Dwarf_Unsigned bytes = 0;
-	Dwarf_Off real = 0;
-	if (!chk(dbg, dwarf_get_ranges_b(dbg, v, die, &real, &r, &n, &bytes, &err), &err))
-		return;
-	uint64_t base = cu_base;
-	for (Dwarf_Signed i = 0; i < n; i++) {
-		if (r[i].dwr_type == DW_RANGES_END)
-			break;
-		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
-			base = r[i].dwr_addr2;
-		else
-			range_add(rv, r[i].dwr_addr1 + base, r[i].dwr_addr2 + base, id);
-	}
-	dwarf_ranges_dealloc(dbg, r, n);
+	dwarf_dealloc_attribute(a);
+	if (ok)
+		jh_list_ranges(dw, u, form, v, rv, id);
 }
 
-/* What a subroutine DIE says: pc ranges and its call site. */
-struct die_info {
-	uint64_t call_file, call_line;
-};
-
-static void die_scan(Dwarf_Debug dbg, Dwarf_Die die, int version, uint64_t cu_base,
-		     struct rangevec *rv, uint64_t id, struct die_info *di)
+/* An unsigned attribute (implicit_const too), 0 if absent. */
+static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 {
 	Dwarf_Error err = NULL;
-	Dwarf_Attribute *attrs = NULL;
-	Dwarf_Signed na = 0;
-	uint64_t lo = 0, hi = 0;
-	int have_lo = 0, have_hi = 0, hi_rel = 0;
-	Dwarf_Attribute ranges = NULL;
-	memset(di, 0, sizeof(*di));
-	if (!chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err))
-		return;
-	for (Dwarf_Signed i = 0; i < na; i++) {
-		Dwarf_Half at = 0, form = 0;
-		Dwarf_Addr addr = 0;
-		if (!chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err))
-			continue;
-		switch (at) {
-		case DW_AT_low_pc:
-			if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-				lo = addr, have_lo = 1;
-			break;
-		case DW_AT_high_pc:
-			if (!chk(dbg, dwarf_whatform(attrs[i], &form, &err), &err))
-				break;
-			if (form == DW_FORM_addr || (form >= DW_FORM_addrx && form <= DW_FORM_addrx4) ||
-			    form == DW_FORM_GNU_addr_index) {
-				if (chk(dbg, dwarf_formaddr(attrs[i], &addr, &err), &err))
-					hi = addr, have_hi = 1;
-			} else if (attr_udata(dbg, attrs[i], &hi)) {
-				have_hi = 1, hi_rel = 1;
-			}
-			break;
-		case DW_AT_ranges:
-			ranges = attrs[i];
-			continue; /* freed below */
-		case DW_AT_call_file:
-			attr_udata(dbg, attrs[i], &di->call_file);
-			break;
-		case DW_AT_call_line:
-			attr_udata(dbg, attrs[i], &di->call_line);
-			break;
-		}
-		dwarf_dealloc_attribute(attrs[i]);
+	Dwarf_Attribute a = NULL;
+	uint64_t v = 0;
+	if (chk(dbg, dwarf_attr(die, at, &a, &err), &err)) {
+		if (!attr_udata(dbg, a, &v))
+			v = 0;
+		dwarf_dealloc_attribute(a);
 	}
-	if (have_lo && have_hi)
-		range_add(rv, lo, hi_rel ? lo + hi : hi, id);
-	else if (ranges)
-		ranges_attr(dbg, die, ranges, version, cu_base, rv, id);
-	if (ranges)
-		dwarf_dealloc_attribute(ranges);
-	dwarf_dealloc(dbg, attrs, DW_DLA_LIST);
+	return (uint32_t)v;
 }
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
 
-struct node {
-	uint64_t die_off;
-	int64_t parent; /* nearest enclosing subroutine node, -1 if none */
-	uint32_t call_file, call_line;
-	int inlined;
-};
-
-struct query {
-	uint64_t addr;
-	size_t idx;    /* position in the caller's array */
-	size_t cu;     /* index into dw->cus */
-	size_t first;  /* into the task's frames */
-	uint32_t n;
-};
-
-struct task {
-	size_t cu, q0, q1; /* queries [q0, q1) */
-	struct jh_dwarf_frame *frames;
-	size_t nframes, aframes;
-	int failed;
-};
-
-static int descend_tag(Dwarf_Half tag)
-{
-	switch (tag) {
-	case DW_TAG_namespace: case DW_TAG_class_type: case DW_TAG_structure_type:
-	case DW_TAG_union_type: case DW_TAG_interface_type: case DW_TAG_module:
-	case DW_TAG_lexical_block: case DW_TAG_subprogram: case DW_TAG_inlined_subroutine:
-	case DW_TAG_try_block: case DW_TAG_catch_block: case DW_TAG_entry_point:
-	case DW_TAG_common_block: case DW_TAG_with_stmt:
-		return 1;
-	}
-	return 0;
-}
-
 struct cu_tables {
-	struct node *nodes;
-	size_t nnodes, anodes;
-	struct rangevec rv;
+	struct jh_walk w;
 	struct jh_line_table lt;
 	int have_lt;
 	char **files;
 	Dwarf_Signed nfiles;
 };
 
-/* One preorder walk over the CU's scopes; nodes get ids in preorder. */
-static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_base,
-		    struct cu_tables *t)
+/*
+ * One preorder walk over the CU's scopes; nodes get ids in preorder. Only
+ * subroutines covering one of the CU's query addresses qa become nodes.
+ * Inside a subroutine that covers none, inlined subtrees are skipped
+ * unread (their code lies inside it), but everything else is still walked:
+ * a concrete subprogram can nest there (local classes, lambdas) with code
+ * elsewhere.
+ */
+static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die cudie,
+		    const struct jh_unit_info *u, const uint64_t *qa, size_t nq, struct jh_walk *t)
 {
 	struct frame {
 		Dwarf_Die die;
 		int64_t parent;
+		int cold;
 	} *st = NULL;
 	size_t nst = 0, ast = 0;
 	Dwarf_Error err = NULL;
@@ -578,27 +483,41 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 	if (!chk(dbg, dwarf_child(cudie, &kid, &err), &err))
 		return;
 	JH_GROW(st, 1, ast);
-	st[nst++] = (struct frame){kid, -1};
+	st[nst++] = (struct frame){kid, -1, 0};
 	while (nst) {
 		Dwarf_Die die = st[nst - 1].die;
 		int64_t par = st[nst - 1].parent, me = par;
+		int cold = st[nst - 1].cold, skip = 0;
 		Dwarf_Half tag = 0;
 		chk(dbg, dwarf_tag(die, &tag, &err), &err);
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			struct die_info di;
-			Dwarf_Off off = 0;
-			chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
-			me = (int64_t)t->nnodes;
-			die_scan(dbg, die, version, cu_base, &t->rv, (uint64_t)me, &di);
-			JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
-			t->nodes[t->nnodes++] = (struct node){off, par, (uint32_t)di.call_file,
-							      (uint32_t)di.call_line,
-							      tag == DW_TAG_inlined_subroutine};
+		if (tag == DW_TAG_inlined_subroutine && cold) {
+			skip = 1;
+		} else if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			size_t r0 = t->rv.n, hot = 0;
+			die_ranges(dbg, dw, die, u, &t->rv, t->nnodes);
+			int has_code = t->rv.n > r0;
+			for (size_t r = r0; r < t->rv.n && !hot; r++)
+				hot = jh_covers(qa, nq, t->rv.v[r].lo, t->rv.v[r].hi);
+			if (hot) {
+				Dwarf_Off off = 0;
+				chk(dbg, dwarf_dieoffset(die, &off, &err), &err);
+				me = (int64_t)t->nnodes;
+				JH_GROW(t->nodes, t->nnodes + 1, t->anodes);
+				int inl = tag == DW_TAG_inlined_subroutine;
+				t->nodes[t->nnodes++] = (struct jh_walk_node){
+					off, par, inl ? die_udata(dbg, die, DW_AT_call_file) : 0,
+					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl};
+			} else {
+				t->rv.n = r0;
+			}
+			/* a DIE without code (a declaration) keeps its parent's state */
+			if (has_code)
+				cold = !hot;
 		}
 		Dwarf_Die sib = NULL;
 		kid = NULL;
 		int has_sib = chk(dbg, dwarf_siblingof_b(dbg, die, 1, &sib, &err), &err);
-		if (descend_tag(tag))
+		if (!skip && jh_walk_descend(tag))
 			chk(dbg, dwarf_child(die, &kid, &err), &err);
 		dwarf_dealloc_die(die);
 		if (has_sib)
@@ -607,7 +526,7 @@ static void walk_cu(Dwarf_Debug dbg, Dwarf_Die cudie, int version, uint64_t cu_b
 			nst--;
 		if (kid) {
 			JH_GROW(st, nst + 1, ast);
-			st[nst++] = (struct frame){kid, me};
+			st[nst++] = (struct frame){kid, me, cold};
 		}
 	}
 	free(st);
@@ -625,43 +544,37 @@ static const char *file_name(struct handle *h, const struct cu_tables *t, uint64
 	return idx < (uint64_t)t->nfiles ? jh_intern(&h->strings, t->files[idx]) : NULL;
 }
 
-static void emit(struct task *k, const char *name, const char *file, uint32_t line)
-{
-	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
-}
-
-static void answer(struct handle *h, struct task *k, struct query *q, const struct cu_tables *t,
+static void answer(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *q, const struct cu_tables *t,
 		   uint64_t leaf)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			emit(k, NULL, file_name(h, t, row->file), row->line);
+			jh_batch_emit(k, NULL, file_name(h, t, row->file), row->line);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
 	size_t chain[256], n = 0; /* innermost first */
-	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->nodes[i].parent) {
+	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->w.nodes[i].parent) {
 		chain[n++] = (size_t)i;
-		if (!t->nodes[i].inlined)
+		if (!t->w.nodes[i].inlined)
 			break;
 	}
 	for (size_t j = n; j-- > 0;) { /* outermost first */
-		const struct node *nd = &t->nodes[chain[j]];
+		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
 		const char *name = resolve_name(h, nd->die_off, 0);
 		if (j == 0) {
-			emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
+			jh_batch_emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
 		} else {
-			const struct node *in = &t->nodes[chain[j - 1]];
-			emit(k, name, file_name(h, t, in->call_file), in->call_line);
+			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
+			jh_batch_emit(k, name, file_name(h, t, in->call_file), in->call_line);
 		}
 	}
 	q->n = (uint32_t)n;
 }
 
-static void process_cu(struct handle *h, struct task *k, struct query *qs)
+static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *qs)
 {
 	struct jh_dwarf *dw = h->dw;
 	Dwarf_Debug dbg = h->dbg;
@@ -669,12 +582,12 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	Dwarf_Die cudie = NULL;
 	struct cu_tables t;
 	memset(&t, 0, sizeof(t));
-	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->cu].die_off, 1, &cudie, &err), &err)) {
+	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->unit].die_off, 1, &cudie, &err), &err)) {
 		k->failed = 1;
 		return;
 	}
-	Dwarf_Half version = 0, offsz = 0;
-	dwarf_get_version_of_die(cudie, &version, &offsz);
+	struct jh_unit_info u;
+	struct jh_scan_die cd;
 	Dwarf_Addr cu_base = 0;
 	if (!chk(dbg, dwarf_lowpc(cudie, &cu_base, &err), &err))
 		cu_base = 0;
@@ -692,19 +605,32 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 		if (ok && dw->line && dw->line->data &&
 		    jh_lines_decode(dw->line->data, dw->line->size, off, &t.lt) == 0) {
 			t.have_lt = 1;
-			if (!chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err))
+			/* dwarf_srcfiles joins paths in static buffers (helgrind): one at a time */
+			pthread_mutex_lock(&srcfiles_lock);
+			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err);
+			pthread_mutex_unlock(&srcfiles_lock);
+			if (!ok_files)
 				t.files = NULL, t.nfiles = 0;
 		}
 	}
-	walk_cu(dbg, cudie, version, cu_base, &t);
-	dwarf_dealloc_die(cudie);
-
 	size_t nq = k->q1 - k->q0;
 	uint64_t *addrs = xmalloc(jh_st_mult(nq + 1, sizeof(*addrs)));
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
-	jh_sched_cover(t.rv.v, t.rv.n, addrs, nq, leaf);
+	if (dw->walk == 'l' ||
+	    jh_walk_unit(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, addrs, nq, &t.w) != 0) {
+		t.w.nnodes = 0;
+		t.w.rv.n = 0;
+		if (dw->walk == 'f')
+			k->failed = 1; /* test mode: the scanner must cope alone */
+		else
+			walk_cu(dbg, &dw->secs, cudie,
+				jh_unit_info_scan(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				addrs, nq, &t.w);
+	}
+	dwarf_dealloc_die(cudie);
+	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
 		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);
 	free(addrs);
@@ -715,8 +641,8 @@ static void process_cu(struct handle *h, struct task *k, struct query *qs)
 	if (t.files)
 		dwarf_dealloc(dbg, t.files, DW_DLA_LIST);
 	jh_lines_free(&t.lt);
-	free(t.nodes);
-	free(t.rv.v);
+	free(t.w.nodes);
+	free(t.w.rv.v);
 }
 
 /* ---- open: address -> CU index ---- */
@@ -725,7 +651,7 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 {
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
-	struct rangevec rv = {NULL, 0, 0};
+	struct jh_rangevec rv = {NULL, 0, 0};
 	struct jh_u64map covered;
 	jh_u64map_init(&covered);
 	Dwarf_Arange *ar = NULL;
@@ -739,7 +665,7 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 			    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
 				jh_u64map_put(&covered, cu_hdr, NULL);
 				if (start + len > start)
-					range_add(&rv, start, start + len, cu_hdr);
+					jh_rangevec_add(&rv, start, start + len, cu_hdr);
 			}
 			dwarf_dealloc(dbg, ar[i], DW_DLA_ARANGE);
 		}
@@ -763,13 +689,17 @@ static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
 			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) && tag == DW_TAG_compile_unit &&
 			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
-				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off};
+				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off, next - off};
 				if (!jh_u64map_get(&covered, off)) {
-					struct die_info di;
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
-					die_scan(dbg, cudie, ver, base, &rv, off, &di);
+					struct jh_unit_info u;
+					struct jh_scan_die cd;
+					if (jh_unit_info_scan(&dw->secs, off, base, &u, &cd) == 0)
+						jh_scan_ranges(&dw->secs, &u, &cd, &rv, off);
+					else
+						die_ranges(dbg, &dw->secs, cudie, NULL, &rv, off);
 				}
 			}
 			dwarf_dealloc_die(cudie);
@@ -816,14 +746,20 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
 	dw->main = main;
 	dw->alt = alt;
-	dw->info = jh_sections_find(main, ".debug_info");
+	dw->secs.info = jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
+	dw->secs.abbrev = jh_sections_find(main, ".debug_abbrev");
+	dw->secs.rnglists = jh_sections_find(main, ".debug_rnglists");
+	dw->secs.ranges = jh_sections_find(main, ".debug_ranges");
+	dw->secs.addr = jh_sections_find(main, ".debug_addr");
 	if (alt) {
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");
 	}
 	pthread_mutex_init(&dw->pool_lock, NULL);
-	if (!dw->info->data) {
+	const char *walk = getenv("JH_DWARF_WALK");
+	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
+	if (!dw->secs.info->data) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
 			    "corrupt compressed section .debug_info");
 		goto fail;
@@ -861,8 +797,7 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 
 struct run {
 	struct jh_dwarf *dw;
-	struct task *tasks;
-	struct query *qs;
+	struct jh_batch b;
 };
 
 static void *worker_start(void *ctx)
@@ -873,23 +808,13 @@ static void *worker_start(void *ctx)
 static void worker_run(void *ctx, void *w, size_t i)
 {
 	struct run *r = ctx;
-	process_cu(w, &r->tasks[i], r->qs);
+	process_cu(w, &r->b.tasks[r->b.order[i]], r->b.qs);
 }
 
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
 	handle_put(w);
-}
-
-static int cmp_query(const void *a, const void *b)
-{
-	const struct query *x = a, *y = b;
-	if (x->cu != y->cu)
-		return x->cu < y->cu ? -1 : 1;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static int cmp_cu_off(const void *key, const void *elem)
@@ -902,46 +827,23 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
 		    struct jh_diag *d)
 {
-	struct query *qs = xmalloc(jh_st_mult(n + 1, sizeof(*qs)));
-	size_t nq = 0;
+	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
+	uint64_t *unit_size = xmalloc(jh_st_mult(dw->ncus + 1, sizeof(*unit_size)));
+	for (size_t i = 0; i < dw->ncus; i++)
+		unit_size[i] = dw->cus[i].size;
 	for (size_t i = 0; i < n; i++) {
-		ans[i] = (struct jh_dwarf_answer){0, 0};
 		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
 		const struct jh_cu *cu = off == UINT64_MAX ? NULL
 			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
-		if (cu)
-			qs[nq++] = (struct query){addrs[i], i, (size_t)(cu - dw->cus), 0, 0};
+		unit_of[i] = cu ? (size_t)(cu - dw->cus) : SIZE_MAX;
 	}
-	jh_qsort(qs, nq, sizeof(*qs), cmp_query);
-	struct run r = {.dw = dw, .qs = qs};
-	size_t ntasks = 0;
-	r.tasks = xcalloc(nq + 1, sizeof(*r.tasks));
-	for (size_t i = 0; i < nq; i++) {
-		if (!ntasks || r.tasks[ntasks - 1].cu != qs[i].cu)
-			r.tasks[ntasks++] = (struct task){.cu = qs[i].cu, .q0 = i};
-		r.tasks[ntasks - 1].q1 = i + 1;
-	}
+	struct run r = {.dw = dw};
+	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
+	free(unit_of);
+	free(unit_size);
+	size_t ntasks = r.b.ntasks;
 	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
-
-	size_t total = 0, failed = 0;
-	for (size_t k = 0; k < ntasks; k++)
-		total += r.tasks[k].nframes;
-	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
-	size_t pos = 0;
-	for (size_t k = 0; k < ntasks; k++) {
-		struct task *t = &r.tasks[k];
-		failed += t->failed;
-		for (size_t i = t->q0; i < t->q1; i++)
-			ans[qs[i].idx] = (struct jh_dwarf_answer){(uint32_t)(pos + qs[i].first), qs[i].n};
-		if (t->nframes)
-			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
-		pos += t->nframes;
-		free(t->frames);
-	}
-	free(r.tasks);
-	free(qs);
-	*frames = out;
-	*nframes = total;
+	size_t failed = jh_batch_collect(&r.b, n, ans, frames, nframes);
 	if (failed)
 		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
 	if (ran < ntasks)

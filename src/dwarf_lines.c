@@ -8,61 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarf_read.h"
 #include "jeheap/base.h"
-
-struct cur {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint64_t rd(struct cur *c, unsigned n)
-{
-	if (c->bad || (size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		c->p = c->end;
-		return 0;
-	}
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	return v;
-}
-
-static uint64_t uleb(struct cur *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = 1;
-	return 0;
-}
-
-static int64_t sleb(struct cur *c)
-{
-	int64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-		if (shift < 64)
-			v |= (int64_t)((uint64_t)(b & 0x7f) << shift);
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= (int64_t)(~(uint64_t)0 << shift);
-			return v;
-		}
-	}
-	c->bad = 1;
-	return 0;
-}
 
 struct regs {
 	uint64_t addr;
@@ -121,35 +68,35 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	memset(t, 0, sizeof(*t));
 	if (!sec || off >= size)
 		return -1;
-	struct cur c = {sec + off, sec + size, 0};
-	uint64_t len = rd(&c, 4);
+	struct jh_cur c = {sec + off, sec + size, 0};
+	uint64_t len = jh_cur_uint(&c, 4);
 	unsigned offsz = 4;
 	if (len == 0xffffffff) {
-		len = rd(&c, 8);
+		len = jh_cur_uint(&c, 8);
 		offsz = 8;
 	}
 	if (c.bad || len > (uint64_t)(c.end - c.p))
 		return -1;
 	c.end = c.p + len;
-	unsigned version = (unsigned)rd(&c, 2);
+	unsigned version = (unsigned)jh_cur_uint(&c, 2);
 	if (version < 2 || version > 5)
 		return -1;
 	if (version >= 5)
-		rd(&c, 2); /* address_size, segment_selector_size */
-	uint64_t hlen = rd(&c, offsz);
+		jh_cur_uint(&c, 2); /* address_size, segment_selector_size */
+	uint64_t hlen = jh_cur_uint(&c, offsz);
 	if (c.bad || hlen > (uint64_t)(c.end - c.p))
 		return -1;
 	const unsigned char *prog = c.p + hlen;
-	unsigned min_inst = (unsigned)rd(&c, 1);
+	unsigned min_inst = (unsigned)jh_cur_uint(&c, 1);
 	if (version >= 4)
-		rd(&c, 1); /* maximum_operations_per_instruction: VLIW only */
-	rd(&c, 1);         /* default_is_stmt */
-	int line_base = (int8_t)rd(&c, 1);
-	unsigned line_range = (unsigned)rd(&c, 1);
-	unsigned opcode_base = (unsigned)rd(&c, 1);
+		jh_cur_uint(&c, 1); /* maximum_operations_per_instruction: VLIW only */
+	jh_cur_uint(&c, 1);         /* default_is_stmt */
+	int line_base = (int8_t)jh_cur_uint(&c, 1);
+	unsigned line_range = (unsigned)jh_cur_uint(&c, 1);
+	unsigned opcode_base = (unsigned)jh_cur_uint(&c, 1);
 	unsigned char std_len[256] = {0};
 	for (unsigned i = 1; i < opcode_base; i++)
-		std_len[i] = (unsigned char)rd(&c, 1);
+		std_len[i] = (unsigned char)jh_cur_uint(&c, 1);
 	if (c.bad || c.p > prog || line_range == 0 || opcode_base == 0)
 		return -1;
 	t->version = version;
@@ -169,7 +116,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 		}
 		switch (op) {
 		case 0: { /* extended */
-			uint64_t elen = uleb(&c);
+			uint64_t elen = jh_cur_uleb(&c);
 			if (c.bad || elen == 0 || elen > (uint64_t)(c.end - c.p)) {
 				c.bad = 1;
 				break;
@@ -181,7 +128,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 				reset(&r);
 			} else if (sub == 2) { /* DW_LNE_set_address */
 				unsigned n = (unsigned)(elen - 1);
-				r.addr = rd(&c, n > 8 ? 8 : n);
+				r.addr = jh_cur_uint(&c, n > 8 ? 8 : n);
 			}
 			c.p = next; /* define_file, set_discriminator, vendor ops */
 			break;
@@ -190,23 +137,23 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 			add_row(t, &sq, &r);
 			break;
 		case 2: /* DW_LNS_advance_pc */
-			r.addr += uleb(&c) * min_inst;
+			r.addr += jh_cur_uleb(&c) * min_inst;
 			break;
 		case 3: /* DW_LNS_advance_line */
-			r.line += (uint32_t)sleb(&c);
+			r.line += (uint32_t)jh_cur_sleb(&c);
 			break;
 		case 4: /* DW_LNS_set_file */
-			r.file = (uint32_t)uleb(&c);
+			r.file = (uint32_t)jh_cur_uleb(&c);
 			break;
 		case 8: /* DW_LNS_const_add_pc */
 			r.addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst;
 			break;
 		case 9: /* DW_LNS_fixed_advance_pc */
-			r.addr += rd(&c, 2);
+			r.addr += jh_cur_uint(&c, 2);
 			break;
 		default: /* negate_stmt, basic_block, prologue/epilogue, isa, unknown */
 			for (unsigned i = 0; i < std_len[op]; i++)
-				uleb(&c);
+				jh_cur_uleb(&c);
 			break;
 		}
 	}

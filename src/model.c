@@ -115,7 +115,9 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	size_t keep = m->frames.nr;
 	const char *s = names;
 	for (;;) {
-		const char *e = strstr(s, "--");
+		const char *e = s;
+		while ((e = strchr(e, '-')) && e[1] != '-')
+			e++;
 		size_t n = e ? (size_t)(e - s) : strlen(s);
 		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
@@ -141,11 +143,9 @@ static uint32_t model_thread(struct jh_model *m, uint64_t uid, const char *name)
 	if (added) {
 		*v = m->nthreads;
 		JH_GROW(m->threads, m->nthreads + 1, m->threads_alloc);
-		JH_GROW(mp->thread_stacks, m->nthreads + 1, mp->thread_stacks_alloc);
 		struct jh_mthread *t = &m->threads[m->nthreads];
 		memset(t, 0, sizeof(*t));
 		t->uid = uid;
-		jh_u64map_init(&mp->thread_stacks[m->nthreads]);
 		m->nthreads++;
 	}
 	struct jh_mthread *t = &m->threads[*v];
@@ -160,36 +160,78 @@ static void add_counts(struct jh_counts *dst, const struct jh_counts *src)
 		dst->v[i] += src->v[i];
 }
 
+/* Appends a (stack, counts) entry to thread t; duplicates are merged by
+ * threads_merge once every file is in (no per-entry index while reading). */
 static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const struct jh_counts *c,
 		       int is_base)
 {
 	struct jh_model_priv *mp = m->priv;
 	struct jh_mthread *th = &m->threads[t];
-	int added;
-	uint64_t *v = jh_u64map_put(&mp->thread_stacks[t], stack, &added);
-	if (added) {
-		*v = th->nr;
-		if (th->nr + 1 > th->alloc) {
-			size_t n = th->alloc < 16 ? 16 : th->alloc * 2;
-			th->stacks = xrealloc(th->stacks, jh_st_mult(n, sizeof(*th->stacks)));
-			th->c = xrealloc(th->c, jh_st_mult(n, sizeof(*th->c)));
+	if (th->nr + 1 > th->alloc) {
+		size_t n = th->alloc < 16 ? 16 : th->alloc * 2;
+		th->stacks = xrealloc(th->stacks, jh_st_mult(n, sizeof(*th->stacks)));
+		th->c = xrealloc(th->c, jh_st_mult(n, sizeof(*th->c)));
+		if (mp->symbolic || th->base)
 			th->base = xrealloc(th->base, jh_st_mult(n, sizeof(*th->base)));
-			th->alloc = n;
-		}
-		th->stacks[th->nr] = stack;
-		memset(&th->c[th->nr], 0, sizeof(th->c[0]));
-		memset(&th->base[th->nr], 0, sizeof(th->base[0]));
-		th->nr++;
+		th->alloc = n;
 	}
-	add_counts(is_base ? &th->base[*v] : &th->c[*v], c);
+	if (is_base && !th->base) /* bases without jh_model_init(m, 1) */
+		th->base = xcalloc(th->alloc, sizeof(*th->base));
+	th->stacks[th->nr] = stack;
+	memset(&th->c[th->nr], 0, sizeof(th->c[0]));
+	if (th->base)
+		memset(&th->base[th->nr], 0, sizeof(th->base[0]));
+	add_counts(is_base ? &th->base[th->nr] : &th->c[th->nr], c);
+	th->nr++;
 }
 
-/*
- * The mapping of an embedded-name pc, so that pcs of a library the file
- * cannot name ("??") still match across runs with --base: module = the
- * mapped path, modaddr = its file offset (names are shown as jeprof shows
- * them, see jh_loc_shown_module).
- */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts each thread's entries by stack id and sums the entries of one
+ * stack (in the order they were added). */
+static void threads_merge(struct jh_model *m)
+{
+	for (size_t t = 0; t < m->nthreads; t++) {
+		struct jh_mthread *th = &m->threads[t];
+		if (!th->nr)
+			continue;
+		uint64_t *key = xmalloc(jh_st_mult(th->nr, sizeof(*key)));
+		for (size_t i = 0; i < th->nr; i++)
+			key[i] = (uint64_t)th->stacks[i] << 32 | i;
+		jh_qsort(key, th->nr, sizeof(*key), cmp_u64);
+		uint32_t *stacks = xmalloc(jh_st_mult(th->nr, sizeof(*stacks)));
+		struct jh_counts *c = xmalloc(jh_st_mult(th->nr, sizeof(*c)));
+		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base))) : NULL;
+		size_t n = 0;
+		for (size_t i = 0; i < th->nr; i++) {
+			uint32_t from = (uint32_t)key[i];
+			if (n && stacks[n - 1] == th->stacks[from]) {
+				add_counts(&c[n - 1], &th->c[from]);
+				if (base)
+					add_counts(&base[n - 1], &th->base[from]);
+				continue;
+			}
+			stacks[n] = th->stacks[from];
+			c[n] = th->c[from];
+			if (base)
+				base[n] = th->base[from];
+			n++;
+		}
+		free(key);
+		free(th->stacks);
+		free(th->c);
+		free(th->base);
+		th->stacks = stacks;
+		th->c = c;
+		th->base = base;
+		th->nr = th->alloc = n;
+	}
+}
+
 /* A .symbolized file is analysed without its libraries: the allocator's
  * shared library is recognised by its file name (the symbolizer checks for
  * the mallctl export instead when it has the file). */
@@ -201,8 +243,14 @@ static int allocator_library(const char *path)
 	       strstr(b, ".so");
 }
 
+/*
+ * The mapping of an embedded-name pc, so that pcs of a library the file
+ * cannot name ("??") still match across runs with --base: module = the
+ * mapped path, modaddr = its file offset (names are shown as jeprof shows
+ * them, see jh_loc_shown_module).
+ */
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
-			    uint64_t pc, struct jh_symresult *r)
+			    const char **paths, uint64_t pc, struct jh_symresult *r)
 {
 	size_t lo = 0, hi = p->nmaps;
 	if (sorted) { /* last mapping with start <= pc */
@@ -219,7 +267,9 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 	for (size_t i = lo; i < hi; i++) {
 		const struct jh_mapping *mp = &p->maps[i];
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
-			r->module = jh_intern(&m->names, mp->path);
+			if (!paths[i]) /* interned once per mapping */
+				paths[i] = jh_intern(&m->names, mp->path);
+			r->module = paths[i];
 			r->modaddr = pc - mp->start + mp->offset;
 			r->allocator = (uint8_t)allocator_library(mp->path);
 			return;
@@ -235,31 +285,20 @@ static int maps_sorted(const struct jh_profile *p)
 	return 1;
 }
 
-/* The symbol-section names of pc (p->syms is sorted by pc, unique). */
-static const char *section_names(const struct jh_profile *p, uint64_t pc)
-{
-	size_t lo = 0, hi = p->nsyms;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->syms[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
-}
-
 /* Location ids of p's unique pcs; out[i] for upcs[i]. */
 static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
-			   size_t nu, struct jh_symbolizer *s, uint32_t *out, struct jh_diag *d)
+			   const char **names, size_t nu, struct jh_symbolizer *s, uint32_t *out,
+			   struct jh_diag *d)
 {
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
+		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
 		for (size_t i = 0; i < nu; i++) {
-			embedded_frames(m, section_names(p, upcs[i]), upcs[i], &res[i]);
-			embedded_module(m, p, sorted, upcs[i], &res[i]);
+			embedded_frames(m, names[i], upcs[i], &res[i]);
+			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
 		}
+		free(paths);
 	} else if (s) {
 		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 			free(res);
@@ -321,11 +360,22 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		}
 		p->pcs[i] = vals[j] - 1;
 	}
+	/* symbol-section names of the unique pcs (lines for other pcs unused) */
+	const char **names = xcalloc(nu ? nu : 1, sizeof(*names));
+	for (size_t i = 0; i < p->nsyms; i++) {
+		uint64_t pc = p->syms[i].pc;
+		size_t j = jh_hash_u64(pc) & (cap - 1);
+		while (vals[j] && keys[j] != pc)
+			j = (j + 1) & (cap - 1);
+		if (vals[j])
+			names[vals[j] - 1] = p->syms[i].names;
+	}
 	free(keys);
 	free(vals);
 
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	int r = model_locations(m, p, upcs, nu, s, glob, d);
+	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
+	free(names);
 	free(upcs);
 	if (r) {
 		free(glob);
@@ -349,29 +399,49 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	}
 
 	uint32_t *pstack = xmalloc(jh_st_mult(p->nstacks ? p->nstacks : 1, sizeof(*pstack)));
+	/* The first profile's pc pool becomes the model's location pool, in
+	 * place (uint32 ids written over the uint64 pcs, never ahead of the
+	 * reading position), so that both never exist at once. */
+	int steal = m->nlocpool == 0 && !m->locpool && p->npcs;
+	if (steal) {
+		uint32_t *ids = (uint32_t *)(void *)p->pcs;
+		for (size_t i = 0; i < p->npcs; i++)
+			ids[i] = glob[p->pcs[i]];
+		m->locpool = xrealloc(p->pcs, jh_st_mult(p->npcs, sizeof(uint32_t)));
+		m->locpool_alloc = p->npcs;
+		p->pcs = NULL;
+		p->npcs = p->pcs_alloc = 0;
+	}
 	for (size_t i = 0; i < p->nstacks; i++) {
 		const struct jh_stack *st = &p->stacks[i];
-		JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
-		for (uint32_t k = 0; k < st->len; k++)
-			m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
+		size_t off = st->off;
+		if (!steal) {
+			off = m->nlocpool;
+			JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+			for (uint32_t k = 0; k < st->len; k++)
+				m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
+		}
 		int added;
-		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, m->nlocpool, st->len, &added);
+		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, off, st->len, &added);
 		if (added) {
 			JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
 			JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
 			struct jh_mstack *ms = &m->stacks[m->nstacks];
 			memset(ms, 0, sizeof(*ms));
-			ms->off = m->nlocpool;
+			ms->off = off;
 			ms->len = st->len;
 			mp->in_profile[m->nstacks] = 0;
 			m->nstacks++;
-			m->nlocpool += st->len;
+			if (!steal)
+				m->nlocpool += st->len;
 		}
 		pstack[i] = id;
 		if (!is_base)
 			mp->in_profile[id] = 1;
 		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
 	}
+	if (steal)
+		m->nlocpool = m->locpool_alloc;
 	for (size_t i = 0; i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
 		const struct jh_thread *th = &p->threads[ts->thread];
@@ -416,6 +486,7 @@ static void net(struct jh_counts *c, struct jh_counts *base, int drop_negative)
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 {
 	struct jh_model_priv *mp = m->priv;
+	threads_merge(m);
 	if (have_bases) {
 		for (size_t i = 0; i < m->nstacks; i++) {
 			struct jh_mstack *s = &m->stacks[i];
@@ -428,7 +499,7 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 		}
 		for (size_t t = 0; t < m->nthreads; t++) {
 			struct jh_mthread *th = &m->threads[t];
-			for (size_t i = 0; i < th->nr; i++)
+			for (size_t i = 0; th->base && i < th->nr; i++)
 				net(&th->c[i], &th->base[i], drop_negative);
 		}
 	} else {
@@ -437,10 +508,6 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 			m->threads[t].base = NULL;
 		}
 	}
-	for (size_t t = 0; t < m->nthreads; t++)
-		jh_u64map_release(&mp->thread_stacks[t]);
-	free(mp->thread_stacks);
-	mp->thread_stacks = NULL;
 	jh_qsort(m->threads, m->nthreads, sizeof(*m->threads), cmp_thread);
 	if (!m->program)
 		m->program = mp->maps_program;
@@ -468,6 +535,47 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 	return 0;
 }
 
+void jh_model_coverage(const struct jh_model *m, FILE *f)
+{
+	size_t n = 0;
+	uint32_t *idx = xmalloc(jh_st_mult(m->nlocs ? m->nlocs : 1, sizeof(*idx)));
+	for (size_t i = 0; i < m->nlocs; i++)
+		idx[i] = m->locs[i].status == JH_SYM_EMBEDDED ? UINT32_MAX : (uint32_t)n++;
+	if (n) {
+		/* bytes: in-use bytes of every stack a location is in (once per stack) */
+		double *bytes = xcalloc(n, sizeof(*bytes));
+		uint32_t *stamp = xcalloc(n, sizeof(*stamp));
+		for (size_t s = 0; s < m->nstacks; s++) {
+			const struct jh_mstack *ms = &m->stacks[s];
+			for (uint32_t k = 0; k < ms->len; k++) {
+				uint32_t j = idx[m->locpool[ms->off + k]];
+				if (j == UINT32_MAX || stamp[j] == s + 1)
+					continue;
+				stamp[j] = (uint32_t)s + 1;
+				bytes[j] += ms->c.v[JH_INUSE_SPACE] + ms->base.v[JH_INUSE_SPACE];
+			}
+		}
+		struct jh_symresult *res = xcalloc(n, sizeof(*res));
+		for (size_t i = 0; i < m->nlocs; i++) {
+			if (idx[i] == UINT32_MAX)
+				continue;
+			const struct jh_location *l = &m->locs[i];
+			struct jh_symresult *r = &res[idx[i]];
+			r->module = l->module;
+			r->modaddr = l->modaddr;
+			r->status = l->status;
+			r->allocator = l->allocator;
+			r->first = l->first;
+			r->nframes = l->nframes;
+		}
+		jh_symbolize_coverage(f, res, bytes, n);
+		free(res);
+		free(stamp);
+		free(bytes);
+	}
+	free(idx);
+}
+
 void jh_model_release(struct jh_model *m)
 {
 	struct jh_model_priv *mp = m->priv;
@@ -475,9 +583,6 @@ void jh_model_release(struct jh_model *m)
 		jh_idtab_release(&mp->locs);
 		jh_seqset_release(&mp->stacks);
 		jh_u64map_release(&mp->thread_by_uid);
-		for (size_t t = 0; mp->thread_stacks && t < m->nthreads; t++)
-			jh_u64map_release(&mp->thread_stacks[t]);
-		free(mp->thread_stacks);
 		free(mp->lockind);
 		free(mp->in_profile);
 		free(mp);

@@ -17,8 +17,6 @@ struct jh_model_priv {
 	uint8_t *in_profile;         /* stack seen in a profile (not only in bases) */
 	size_t in_profile_alloc;
 	struct jh_u64map thread_by_uid;
-	struct jh_u64map *thread_stacks; /* per thread: stack id -> entry */
-	size_t thread_stacks_alloc;
 	size_t nfiles;
 	const char *maps_program;
 };
@@ -31,5 +29,9 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d);
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
+
+/* The symbolizer's coverage line for the locations symbolized from raw
+ * dumps (nothing when every name came from .symbolized files). */
+void jh_model_coverage(const struct jh_model *m, FILE *f);
 
 #endif

@@ -18,41 +18,85 @@ static int is_word(char c)
 }
 
 /*
- * One pass of s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g (the const part only
- * for parentheses), in place on buf[0..*n). Returns whether anything was
- * removed.
+ * One pass of s/\([^()]*\)(\s*const)?//g in place on buf[0..*n); returns
+ * whether anything was removed (the exact Perl loop, used when the name has
+ * "const" twice, see strip_groups).
  */
-static int strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
+static int strip_parens_pass(char *buf, size_t *n)
 {
 	size_t r = 0, w = 0, len = *n;
 	int changed = 0;
 	while (r < len) {
-		char *o = memchr(buf + r, open, len - r);
-		size_t run = o ? (size_t)(o - (buf + r)) : len - r;
-		memmove(buf + w, buf + r, run);
-		w += run;
-		r += run;
-		if (!o)
-			break;
-		size_t j = r + 1;
-		while (j < len && buf[j] != open && buf[j] != close)
-			j++;
-		if (j < len && buf[j] == close) {
-			r = j + 1;
-			changed = 1;
-			if (eat_const) {
+		if (buf[r] == '(') {
+			size_t j = r + 1;
+			while (j < len && buf[j] != '(' && buf[j] != ')')
+				j++;
+			if (j < len && buf[j] == ')') {
+				r = j + 1;
+				changed = 1;
 				size_t k = r;
 				while (k < len && is_space(buf[k]))
 					k++;
 				if (len - k >= 5 && !memcmp(buf + k, "const", 5))
 					r = k + 5;
+				continue;
 			}
-		} else {
-			buf[w++] = buf[r++];
 		}
+		buf[w++] = buf[r++];
 	}
 	*n = w;
 	return changed;
+}
+
+/*
+ * Perl's  while (s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g) {}  (the const part
+ * only for parentheses) in one pass, in place on buf[0..*n): repeatedly
+ * deleting innermost groups deletes exactly the groups a bracket stack
+ * matches, each with the "const" that follows it -- as long as the name
+ * holds "const" at most once (with two, a group that ate the first can make
+ * the second adjacent to an enclosing group: "(())()constconst"); those
+ * names take the pass-by-pass loop. Checked against the Perl code on the
+ * golden and benchmark names and on random strings.
+ */
+static void strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
+{
+	const char set[3] = {open, close, 0};
+	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0, len = *n;
+	buf[len] = 0; /* strcspn below stops at the end */
+	for (size_t r = 0; r < len; r++) {
+		size_t run = strcspn(buf + r, set); /* copy up to the next bracket */
+		memmove(buf + w, buf + r, run);
+		w += run;
+		r += run;
+		if (r >= len)
+			break;
+		char c = buf[r];
+		if (c == open) {
+			if (depth == cap) {
+				size_t *bigger = xmalloc(jh_st_mult(cap * 2, sizeof(*bigger)));
+				memcpy(bigger, stack, cap * sizeof(*stack));
+				if (stack != small)
+					free(stack);
+				stack = bigger;
+				cap *= 2;
+			}
+			stack[depth++] = w;
+		} else if (depth) { /* close */
+			w = stack[--depth];
+			if (eat_const) {
+				size_t k = r + 1;
+				while (k < len && is_space(buf[k]))
+					k++;
+				if (len - k >= 5 && !memcmp(buf + k, "const", 5))
+					r = k + 4;
+			}
+			continue;
+		}
+		buf[w++] = c;
+	}
+	if (stack != small)
+		free(stack);
+	*n = w;
 }
 
 void jh_short_function_name(struct jh_sb *out, const char *full)
@@ -65,10 +109,14 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 	size_t at = out->len;
 	jh_sb_add(out, full, n);
 	char *buf = out->buf + at;
-	while (strip_groups(buf, &n, '(', ')', 1))
-		;
-	while (strip_groups(buf, &n, '<', '>', 0))
-		;
+	const char *c1 = memmem(buf, n, "const", 5);
+	if (c1 && memmem(c1 + 1, n - (size_t)(c1 + 1 - buf), "const", 5)) {
+		while (strip_parens_pass(buf, &n))
+			;
+	} else {
+		strip_groups(buf, &n, '(', ')', 1);
+	}
+	strip_groups(buf, &n, '<', '>', 0);
 	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
 	 * whitespace character and is followed by "::". */
 	size_t start = 0;

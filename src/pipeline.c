@@ -77,8 +77,10 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			thread = (int)t;
 		}
 		struct jh_graph g;
-		int r = mode == JH_OUT_COLLAPSED ? jh_analyse_stacks(&g, m, o, thread, d)
-						 : jh_analyse(&g, m, o, thread, d);
+		int stacks_only = mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND ||
+				  mode == JH_OUT_LIST;
+		int r = stacks_only ? jh_analyse_stacks(&g, m, o, thread, d)
+				    : jh_analyse(&g, m, o, thread, d);
 		if (!r && (r = report(out, mode, &g, o, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
@@ -87,6 +89,16 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			return d->code ? d->code : JH_EXIT_INTERNAL;
 	}
 	return JH_EXIT_OK;
+}
+
+/* Every location named by a .symbolized file (no file:line anywhere), where
+ * jeprof refuses --lines ("--lines cannot be used without a binary"). */
+static int names_only(const struct jh_model *m)
+{
+	for (size_t i = 0; i < m->nlocs; i++)
+		if (m->locs[i].status != JH_SYM_EMBEDDED)
+			return 0;
+	return 1;
 }
 
 int jh_run(const struct jh_options *o, struct jh_diag *d)
@@ -99,11 +111,19 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	struct jh_raw_spool spool;
+	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
+		return d->code;
 	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
 	struct jh_model m;
 	int code = JH_EXIT_OK;
 	if (jh_model_build(&m, o, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--lines: the profiles carry function names only (.symbolized); "
+			    "line numbers need the raw dump and its binaries");
+		code = JH_EXIT_USAGE;
 	} else {
 		FILE *out = stdout;
 		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
@@ -117,6 +137,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				code = jh_interactive(&m, o, d);
 			else
 				code = analyse_and_report(out, mode, &m, o, d);
+			if (code == JH_EXIT_OK && !o->quiet)
+				jh_model_coverage(&m, stderr);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					    o->output_file);
@@ -127,5 +149,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	jh_model_release(&m);
 	if (s)
 		jh_symbolizer_free(s);
+	if (mode == JH_OUT_RAW)
+		jh_raw_spool_release(&spool);
 	return code;
 }

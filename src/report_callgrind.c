@@ -25,9 +25,9 @@ struct site {
 	uint32_t line;
 };
 
-struct record {
-	uint32_t caller_loc, callee_loc; /* callee_loc UINT32_MAX: the caller's self cost */
-	struct site caller, callee;      /* callee.fn == NULL: self cost */
+/* One occurrence of a self cost or a call, keyed by site ranks. */
+struct pair {
+	uint64_t key; /* caller rank << 32 | (callee rank + 1, or 0 for the self cost) */
 	double n;
 };
 
@@ -76,34 +76,94 @@ static int cmp_site(const struct site *a, const struct site *b)
 	return strcmp(a->fn, b->fn);
 }
 
-static int cmp_records(const void *pa, const void *pb)
+static int cmp_pairs(const void *pa, const void *pb)
 {
-	const struct record *a = pa, *b = pb;
-	int r = cmp_site(&a->caller, &b->caller);
-	if (r)
-		return r;
-	if (!a->callee.fn || !b->callee.fn)
-		return (a->callee.fn != NULL) - (b->callee.fn != NULL);
-	return cmp_site(&a->callee, &b->callee);
+	uint64_t a = ((const struct pair *)pa)->key, b = ((const struct pair *)pb)->key;
+	return a < b ? -1 : a > b;
 }
 
-/* jeprof's CompressedCGName: "(n) name" on first use, "(n)" later; names of
- * at most 3 bytes are always written out. Names are interned in one table,
- * so the pointer identifies the name. */
-static void put_name(FILE *out, const char *key, const char *val, struct jh_u64map *ids)
+/* Orders location ids by their site (sites computed beforehand). */
+static int cmp_locs(const void *pa, const void *pb, void *arg)
 {
-	if (strlen(val) <= 3) {
-		fprintf(out, "%s=%s\n", key, val);
-		return;
-	}
+	const struct site *sites = arg;
+	return cmp_site(&sites[*(const uint32_t *)pa], &sites[*(const uint32_t *)pb]);
+}
+
+/*
+ * jeprof's CompressedCGName: "(n) name" on first use, "(n)" later; names of
+ * at most 3 bytes are always written out. Files and functions are numbered
+ * separately. Each distinct name (names are interned, so the pointer is the
+ * name) gets one slot; every site rank knows the slots of its file and
+ * function, so writing a record needs no lookup.
+ */
+struct slot {
+	const char *name;
+	uint64_t id; /* 0: not written yet, or short */
+};
+
+struct names {
+	struct jh_u64map idx; /* name pointer -> slot */
+	struct slot *slots;
+	size_t nr, alloc;
+	uint64_t n;           /* numbers given so far */
+};
+
+static uint32_t name_slot(struct names *nm, const char *name)
+{
 	int added;
-	uint64_t *id = jh_u64map_put(ids, (uint64_t)(uintptr_t)val, &added);
+	uint64_t *v = jh_u64map_put(&nm->idx, (uint64_t)(uintptr_t)name, &added);
 	if (added) {
-		*id = ids->nr;
-		fprintf(out, "%s=(%llu) %s\n", key, (unsigned long long)*id, val);
-	} else {
-		fprintf(out, "%s=(%llu)\n", key, (unsigned long long)*id);
+		JH_GROW(nm->slots, nm->nr + 1, nm->alloc);
+		nm->slots[nm->nr] = (struct slot){name, 0};
+		*v = nm->nr++;
 	}
+	return (uint32_t)*v;
+}
+
+/* Buffered output: the report is millions of short lines. */
+struct outbuf {
+	FILE *f;
+	struct jh_sb sb;
+};
+
+static void ob_flush(struct outbuf *ob)
+{
+	fwrite(ob->sb.buf, 1, ob->sb.len, ob->f);
+	jh_sb_reset(&ob->sb);
+}
+
+static void ob_num(struct outbuf *ob, long long v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	jh_sb_add(&ob->sb, p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint32_t slot)
+{
+	struct slot *sl = &nm->slots[slot];
+	jh_sb_adds(&ob->sb, key);
+	jh_sb_addc(&ob->sb, '=');
+	int first = 0;
+	if (!sl->id && strlen(sl->name) > 3) {
+		sl->id = ++nm->n;
+		first = 1;
+	}
+	if (sl->id) {
+		jh_sb_addc(&ob->sb, '(');
+		ob_num(ob, (long long)sl->id);
+		jh_sb_addc(&ob->sb, ')');
+		if (first)
+			jh_sb_addc(&ob->sb, ' ');
+	}
+	if (!sl->id || first)
+		jh_sb_adds(&ob->sb, sl->name);
+	jh_sb_addc(&ob->sb, '\n');
 }
 
 /* Perl's int(): truncation toward zero, printed as an integer. */
@@ -112,17 +172,38 @@ static long long count_of(double n)
 	return (long long)trunc(n);
 }
 
-static void add_record(struct record **r, size_t *nr, size_t *alloc, struct jh_u64map *idx,
-		       uint32_t caller, uint32_t callee, double n)
+/*
+ * Gives every location used by g's stacks the rank of its site in output
+ * order (file, line, function; equal sites share a rank), so records sort
+ * and merge on integers. Returns the site of each rank (*nranks of them).
+ */
+static struct site *rank_sites(struct cg *c, uint32_t *rank, size_t *nranks)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(idx, (uint64_t)caller << 32 | callee, &added);
-	if (added) {
-		JH_GROW(*r, *nr + 1, *alloc);
-		(*r)[*nr] = (struct record){.caller_loc = caller, .callee_loc = callee};
-		*v = (*nr)++;
+	const struct jh_graph *g = c->g;
+	uint32_t *used = NULL;
+	size_t nused = 0, alloc = 0;
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const uint32_t *locs = g->locpool + g->stacks[s].off;
+		for (uint32_t i = 0; i < g->stacks[s].len; i++) {
+			if (c->have_site[locs[i]])
+				continue;
+			site_of(c, locs[i]);
+			JH_GROW(used, nused + 1, alloc);
+			used[nused++] = locs[i];
+		}
 	}
-	(*r)[*v].n += n;
+	if (nused)
+		qsort_r(used, nused, sizeof(*used), cmp_locs, c->sites);
+	struct site *byrank = xmalloc((nused ? nused : 1) * sizeof(*byrank));
+	size_t nr = 0;
+	for (size_t i = 0; i < nused; i++) {
+		if (!nr || cmp_site(&byrank[nr - 1], &c->sites[used[i]]))
+			byrank[nr++] = c->sites[used[i]];
+		rank[used[i]] = (uint32_t)(nr - 1);
+	}
+	free(used);
+	*nranks = nr;
+	return byrank;
 }
 
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_options *o,
@@ -139,53 +220,74 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 	c.have_site = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	jh_sb_init(&c.tmp);
 
-	/* Records keyed by (caller location, callee location or UINT32_MAX = self). */
-	struct jh_u64map idx;
-	jh_u64map_init(&idx);
-	struct record *r = NULL;
+	uint32_t *rank = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*rank));
+	size_t nranks;
+	struct site *byrank = rank_sites(&c, rank, &nranks);
+
+	/* Every self cost and adjacent (caller, callee) pair, sorted and merged by site. */
+	struct pair *r = NULL;
 	size_t nr = 0, alloc = 0;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *st = &g->stacks[s];
 		const uint32_t *locs = g->locpool + st->off;
 		if (!st->len)
 			continue;
-		add_record(&r, &nr, &alloc, &idx, locs[0], UINT32_MAX, st->v);
+		JH_GROW(r, nr + st->len, alloc);
+		r[nr++] = (struct pair){(uint64_t)rank[locs[0]] << 32, st->v};
 		for (uint32_t i = 1; i < st->len; i++)
-			add_record(&r, &nr, &alloc, &idx, locs[i], locs[i - 1], st->v);
+			r[nr++] = (struct pair){(uint64_t)rank[locs[i]] << 32 | (rank[locs[i - 1]] + 1),
+						st->v};
 	}
-	jh_u64map_release(&idx);
+	jh_qsort(r, nr, sizeof(*r), cmp_pairs);
 
-	/* Locations -> sites; records of different locations at one site merge. */
-	for (size_t i = 0; i < nr; i++) {
-		r[i].caller = *site_of(&c, r[i].caller_loc);
-		if (r[i].callee_loc != UINT32_MAX)
-			r[i].callee = *site_of(&c, r[i].callee_loc);
+	struct names files = {0}, fns = {0};
+	jh_u64map_init(&files.idx);
+	jh_u64map_init(&fns.idx);
+	uint32_t *fslot = xmalloc((nranks ? nranks : 1) * sizeof(*fslot));
+	uint32_t *nslot = xmalloc((nranks ? nranks : 1) * sizeof(*nslot));
+	for (size_t k = 0; k < nranks; k++) {
+		fslot[k] = name_slot(&files, byrank[k].file);
+		nslot[k] = name_slot(&fns, byrank[k].fn);
 	}
-	if (nr)
-		jh_qsort(r, nr, sizeof(*r), cmp_records);
-
-	struct jh_u64map files, fns;
-	jh_u64map_init(&files);
-	jh_u64map_init(&fns);
-	fputs("events: Hits\n\n", out);
+	struct outbuf ob = {out, JH_SB_INIT};
+	jh_sb_init(&ob.sb);
+	jh_sb_adds(&ob.sb, "events: Hits\n\n");
 	for (size_t i = 0; i < nr;) {
 		double n = r[i].n;
 		size_t j = i + 1;
-		while (j < nr && !cmp_records(&r[i], &r[j]))
+		while (j < nr && r[j].key == r[i].key)
 			n += r[j++].n;
-		put_name(out, "fl", r[i].caller.file, &files);
-		put_name(out, "fn", r[i].caller.fn, &fns);
-		if (r[i].callee.fn) {
-			put_name(out, "cfl", r[i].callee.file, &files);
-			put_name(out, "cfn", r[i].callee.fn, &fns);
-			fprintf(out, "calls=%lld %u\n", count_of(n), r[i].callee.line);
+		uint32_t caller = (uint32_t)(r[i].key >> 32), callee = (uint32_t)r[i].key;
+		put_name(&ob, "fl", &files, fslot[caller]);
+		put_name(&ob, "fn", &fns, nslot[caller]);
+		if (callee) {
+			put_name(&ob, "cfl", &files, fslot[callee - 1]);
+			put_name(&ob, "cfn", &fns, nslot[callee - 1]);
+			jh_sb_adds(&ob.sb, "calls=");
+			ob_num(&ob, count_of(n));
+			jh_sb_addc(&ob.sb, ' ');
+			ob_num(&ob, byrank[callee - 1].line);
+			jh_sb_addc(&ob.sb, '\n');
 		}
-		fprintf(out, "%u %lld\n\n", r[i].caller.line, count_of(n));
+		ob_num(&ob, byrank[caller].line);
+		jh_sb_addc(&ob.sb, ' ');
+		ob_num(&ob, count_of(n));
+		jh_sb_adds(&ob.sb, "\n\n");
+		if (ob.sb.len > 1 << 16)
+			ob_flush(&ob);
 		i = j;
 	}
-	jh_u64map_release(&files);
-	jh_u64map_release(&fns);
+	ob_flush(&ob);
+	jh_sb_release(&ob.sb);
+	free(fslot);
+	free(nslot);
+	jh_u64map_release(&files.idx);
+	jh_u64map_release(&fns.idx);
+	free(files.slots);
+	free(fns.slots);
 	free(r);
+	free(rank);
+	free(byrank);
 	free(c.sites);
 	free(c.have_site);
 	jh_sb_release(&c.tmp);

@@ -165,7 +165,7 @@ static int cmp_stacks(const void *pa, const void *pb)
 }
 
 /* Splits each used location's collapsed name into its frames. */
-static void build_elements(struct coll *c, struct jh_intern *strs)
+static void build_elements(struct coll *c, struct jh_arena *strs)
 {
 	const struct jh_graph *g = c->g;
 	const struct jh_model *m = g->m;
@@ -185,12 +185,12 @@ static void build_elements(struct coll *c, struct jh_intern *strs)
 		jh_collapsed_name(&sb, m, &m->locs[l]);
 		/* jh_collapsed_name joins a location's frames with ';' and
 		 * names never contain one */
-		const char *p = sb.buf;
+		const char *p = jh_arena_strndup(strs, sb.buf, sb.len);
 		for (;;) {
 			const char *e = strchr(p, ';');
 			size_t n = e ? (size_t)(e - p) : strlen(p);
 			JH_GROW(c->el, nel + 1, alloc);
-			c->el[nel].s = jh_intern_n(strs, p, n);
+			c->el[nel].s = p;
 			c->el[nel].len = (uint32_t)n;
 			nel++;
 			if (!e)
@@ -206,8 +206,7 @@ static void build_elements(struct coll *c, struct jh_intern *strs)
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
 	struct coll c = {.g = g};
-	struct jh_intern strs;
-	jh_intern_init(&strs);
+	struct jh_arena strs = {0};
 	build_elements(&c, &strs);
 
 	struct jh_sb counts = JH_SB_INIT;
@@ -238,12 +237,18 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	jh_sb_init(&buf);
 	jh_sb_grow(&buf, 1 << 20);
 	for (size_t s = 0; s < g->nstacks; s++) {
-		struct cur k;
-		cur_init(&k, &c, order[s]);
-		while (k.state != C_DONE) {
-			jh_sb_add(&buf, k.p, k.n);
-			cur_next(&k);
+		const struct jh_gstack *gs = &g->stacks[order[s]];
+		const uint32_t *locs = g->locpool + gs->off;
+		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+			for (uint32_t e = c.eoff[locs[i]]; e < c.eoff[locs[i] + 1]; e++) {
+				jh_sb_add(&buf, c.el[e].s, c.el[e].len);
+				jh_sb_addc(&buf, ';');
+			}
 		}
+		if (gs->len)
+			buf.len--; /* the last ';' becomes the space */
+		jh_sb_addc(&buf, ' ');
+		jh_sb_add(&buf, c.counts + c.coff[order[s]], c.coff[order[s] + 1] - c.coff[order[s]]);
 		if (buf.len >= (1 << 20)) {
 			fwrite(buf.buf, 1, buf.len, out);
 			jh_sb_reset(&buf);
@@ -256,6 +261,6 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	free(c.eoff);
 	free(c.el);
 	jh_sb_release(&counts);
-	jh_intern_release(&strs);
+	jh_arena_release(&strs);
 	return ferror(out) ? -1 : 0;
 }

@@ -48,6 +48,20 @@ int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_opti
 /* --raw: the first profile as a .symbolized file with m's names (spec §4.2). */
 int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *o,
 		  struct jh_diag *d);
+/*
+ * --raw reads its first profile twice. When that is stdin ("-"), this copies
+ * stdin into a temporary file and returns options naming it instead (valid
+ * until jh_raw_spool_release, which removes the file); otherwise returns o.
+ * NULL with d set on error. Call before the model is built.
+ */
+struct jh_raw_spool {
+	struct jh_options o;
+	char **profiles;
+	char *path;
+};
+const struct jh_options *jh_raw_spool_stdin(struct jh_raw_spool *sp, const struct jh_options *o,
+					    struct jh_diag *d);
+void jh_raw_spool_release(struct jh_raw_spool *sp);
 
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_options *o,

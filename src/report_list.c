@@ -176,6 +176,7 @@ static void print_routine(FILE *out, const struct jh_graph *g, const struct jh_o
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
 	FILE *f = open_source(o, h[0].file, &tried);
+	int err = errno;
 	char **lines = NULL;
 	size_t nlines = 0;
 	if (f) {
@@ -200,7 +201,7 @@ static void print_routine(FILE *out, const struct jh_graph *g, const struct jh_o
 		}
 	} else {
 		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
-			tried.buf, jh_namer_short(namer, h[0].func), strerror(errno));
+			tried.buf, jh_namer_short(namer, h[0].func), strerror(err));
 	}
 
 	struct jh_sb v1 = JH_SB_INIT, v2 = JH_SB_INIT;

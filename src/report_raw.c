@@ -20,9 +20,12 @@
 #include "input.h"
 #include "jeheap/names.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The text after a "---" and its spaces, or NULL when s is no "---" line. */
 static const char *after_dashes(const char *s)
@@ -208,9 +211,8 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 	if (!o->nprofiles)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--raw needs a profile");
 	const char *path = o->profiles[0];
-	if (!strcmp(path, "-"))
-		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-				   "--raw cannot re-read a profile from stdin; give a file");
+	if (!strcmp(path, "-")) /* jh_raw_spool_stdin was not called */
+		return jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "--raw: stdin was not kept");
 	if (o->nprofiles > 1 || o->nbases)
 		jh_warn("--raw writes the first profile only (%s), without --base", path);
 
@@ -221,8 +223,7 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 		free(s.pcs);
 		return -1;
 	}
-	if (s.nr)
-		jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
+	jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
 
 	/* pc -> location: the first location with that pc is the first profile's. */
 	struct jh_u64map byloc;
@@ -257,4 +258,60 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 	jh_u64map_release(&s.seen);
 	free(s.pcs);
 	return walk_body(path, copy_line, out, d);
+}
+
+const struct jh_options *jh_raw_spool_stdin(struct jh_raw_spool *sp, const struct jh_options *o,
+					    struct jh_diag *d)
+{
+	memset(sp, 0, sizeof(*sp));
+	if (!o->nprofiles || strcmp(o->profiles[0], "-"))
+		return o;
+	const char *dir = getenv("TMPDIR");
+	struct jh_sb path = JH_SB_INIT;
+	jh_sb_init(&path);
+	jh_sb_addf(&path, "%s/jeheap-stdin.XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkostemp(path.buf, O_CLOEXEC);
+	if (fd < 0) {
+		jh_diag_set(d, JH_EXIT_INPUT, path.buf, 0, "cannot create: %s", strerror(errno));
+		jh_sb_release(&path);
+		return NULL;
+	}
+	sp->path = jh_sb_detach(&path);
+	/* Copied as it comes (compressed or not): the input module reads it twice. */
+	char buf[1 << 16];
+	for (;;) {
+		ssize_t n = read(0, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (n > 0 && write(fd, buf, (size_t)n) != n)) {
+			jh_diag_set(d, JH_EXIT_INPUT, n < 0 ? "-" : sp->path, 0, "%s: %s",
+				    n < 0 ? "read error" : "cannot write", strerror(errno));
+			close(fd);
+			jh_raw_spool_release(sp);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+	}
+	if (close(fd)) {
+		jh_diag_set(d, JH_EXIT_INPUT, sp->path, 0, "cannot write: %s", strerror(errno));
+		jh_raw_spool_release(sp);
+		return NULL;
+	}
+	sp->profiles = xmalloc(jh_st_mult(o->nprofiles, sizeof(*sp->profiles)));
+	memcpy(sp->profiles, o->profiles, o->nprofiles * sizeof(*sp->profiles));
+	sp->profiles[0] = sp->path;
+	sp->o = *o;
+	sp->o.profiles = sp->profiles;
+	return &sp->o;
+}
+
+void jh_raw_spool_release(struct jh_raw_spool *sp)
+{
+	if (sp->path) {
+		unlink(sp->path);
+		free(sp->path);
+	}
+	free(sp->profiles);
+	memset(sp, 0, sizeof(*sp));
 }

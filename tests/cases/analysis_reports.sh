@@ -1,7 +1,8 @@
 #!/bin/bash
 # --text (every value, filter and granularity), --top and --collapsed on a
 # .symbolized dump of testdata/analysis/prog.c, byte for byte against the
-# outputs jeprof 5.3.0 printed for the same file (testdata/analysis/regen.sh);
+# outputs jeprof 5.3.0 printed for the same file with its libjemalloc frames
+# named malloc (testdata/analysis/regen.sh);
 # --collapsed against jeprof's lines sorted, since jeheap sorts them.
 set -uf
 D=$JH_SRC/testdata/analysis

@@ -67,6 +67,11 @@ for cc in gcc clang; do
 			"$DUMP" $b.plain < $b.addrs > $b.out 2>&1
 			compare "$id plain" $b.ref $b.out
 			"$DUMP" -j 1 $b.plain < $b.addrs > $b.out1 2>&1
+			# both DIE walkers, each alone: our scanner and libdwarf's tree
+			JH_DWARF_WALK=fast "$DUMP" $b.plain < $b.addrs > $b.fast 2>&1
+			compare "$id plain, scanner walk only" $b.ref $b.fast
+			JH_DWARF_WALK=libdwarf "$DUMP" $b.plain < $b.addrs > $b.slow 2>&1
+			compare "$id plain, libdwarf walk only" $b.ref $b.slow
 			if command -v python3 >/dev/null; then # demangled, styles normalised
 				llvm-symbolizer --inlining --obj=$b.plain < $b.addrs |
 					sed -E 's/^(.*):([0-9]+):[0-9]+$/\1:\2/' > $b.dmref
@@ -90,13 +95,13 @@ for cc in gcc clang; do
 			fi
 			for c in zlib-gnu zstd; do
 				objcopy --compress-debug-sections=$c $b.plain $b.$c
-				"$DUMP" $b.$c < $b.addrs > $b.$c.out 2>&1
+				JH_DWARF_WALK=fast "$DUMP" $b.$c < $b.addrs > $b.$c.out 2>&1
 				compare "$id objcopy $c" $b.ref $b.$c.out
 			done
 			command -v dwz >/dev/null || continue
 			cp $b.plain $b.dwz
 			if dwz $b.dwz 2>$b.dwzerr; then
-				"$DUMP" $b.dwz < $b.addrs > $b.dwz.out 2>&1
+				JH_DWARF_WALK=fast "$DUMP" $b.dwz < $b.addrs > $b.dwz.out 2>&1
 				compare "$id dwz" $b.ref $b.dwz.out
 			else
 				echo "note $id: dwz declined: $(head -1 $b.dwzerr)"
@@ -110,7 +115,7 @@ for cc in gcc clang; do
 				[ $mode = 5 ] && flag=-5
 				if (cd $d && dwz $flag -m common a b 2>err); then
 					link=$(objdump -h $d/a | grep -o -E '\.gnu_debugaltlink|\.debug_sup' | head -1)
-					"$DUMP" --alt $d/common $d/a < $b.addrs > $d/out 2>&1
+					JH_DWARF_WALK=fast "$DUMP" --alt $d/common $d/a < $b.addrs > $d/out 2>&1
 					compare "$id dwz $flag -m ($link)" $b.ref $d/out
 					# without the alt file the names must be lost: the alt path was used
 					"$DUMP" $d/a < $b.addrs > $d/noalt 2>&1

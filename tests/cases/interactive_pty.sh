@@ -2,7 +2,7 @@
 # jeprof's interactive mode, driven through a pseudo-terminal: the prompt,
 # top, top --cum, focus=, list, an unknown command, history (up arrow), quit;
 # and end of input on a pipe.
-source "$JH_SRC/tests/fixtures/reports/lib.sh"
+source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
 python3 - "$JEHEAP" "$PROG" "$HEAP" >"$T/pty.out" <<'PY' || fail "pty session: $(cat "$T/pty.out")"
 import os, pty, select, sys, time

@@ -2,7 +2,7 @@
 # --callgrind: a well-formed callgrind file (what KCachegrind reads), the
 # same records as jeprof on a .symbolized dump, file:line kept intact on a
 # raw dump, deterministic.
-source "$JH_SRC/tests/fixtures/reports/lib.sh"
+source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
 "$JEHEAP" --callgrind "$PROG" "$HEAP" >"$T/a.cg" 2>"$T/a.err" || fail "exited $?: $(cat "$T/a.err")"
 "$JEHEAP" --callgrind "$PROG" "$HEAP" >"$T/b.cg" 2>/dev/null

@@ -2,7 +2,7 @@
 # --dot, --svg, --pdf, --png, --web: jeprof's graph, valid for Graphviz, same
 # node lines as jeprof (byte-exact) and same edges (as a multiset) on a
 # .symbolized dump, "No nodes to print", a missing `dot`, no display.
-source "$JH_SRC/tests/fixtures/reports/lib.sh"
+source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 command -v dot >/dev/null || { echo "skip: no graphviz"; exit 77; }
 
 # 1. dot text is valid Graphviz input and deterministic.

@@ -63,7 +63,7 @@ static struct sym *load_syms(const struct jh_sections *s, size_t *n)
 			continue;
 		v[m++] = (struct sym){val, size, (const char *)str->data + name, i};
 	}
-	qsort(v, m, sizeof(*v), cmp_sym);
+	jh_qsort(v, m, sizeof(*v), cmp_sym);
 	size_t k = 0;
 	for (size_t i = 0; i < m; i++) { /* keep the last (largest) per address */
 		if (k && v[k - 1].addr == v[i].addr)
@@ -134,6 +134,7 @@ int main(int argc, char **argv)
 	struct jh_sections *alt = NULL;
 	if (alt_path && !(alt = jh_sections_open(alt_path, &d))) {
 		fprintf(stderr, "jeheap: %s\n", d.msg);
+		jh_sections_close(s);
 		return 2;
 	}
 	uint64_t *addrs = NULL;
@@ -154,17 +155,17 @@ int main(int argc, char **argv)
 			addrs = realloc(addrs, (cap = cap ? cap * 2 : 64) * sizeof(*addrs));
 		addrs[n++] = strtoull(arg, NULL, 16);
 	}
+	/* unusable DWARF: warn and answer from the symbol table alone */
 	struct jh_dwarf *dw = jh_dwarf_open(s, alt, &d);
-	if (!dw && d.msg[0]) {
-		fprintf(stderr, "jeheap: %s\n", d.msg);
-		return 2;
-	}
+	if (!dw && d.msg[0])
+		fprintf(stderr, "jeheap: warning: %s\n", d.msg);
 	struct jh_dwarf_answer *ans = calloc(n + 1, sizeof(*ans));
 	struct jh_dwarf_frame *fr = NULL;
 	size_t nfr = 0;
+	int rc = 0;
 	if (dw && jh_dwarf_lookup(dw, addrs, n, jobs, ans, &fr, &nfr, &d) != 0) {
 		fprintf(stderr, "jeheap: %s\n", d.msg);
-		return 2;
+		rc = 2;
 	}
 	size_t nsyms;
 	struct sym *syms = load_syms(s, &nsyms);
@@ -189,5 +190,5 @@ int main(int argc, char **argv)
 	jh_dwarf_close(dw);
 	jh_sections_close(alt);
 	jh_sections_close(s);
-	return 0;
+	return rc;
 }

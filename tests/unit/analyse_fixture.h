@@ -94,6 +94,16 @@ static inline void tp_release(struct jh_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Model of the one profile p (released); asserts success. */
+static inline void tm_single(struct jh_model *m, struct jh_profile *p)
+{
+	struct jh_diag d;
+	jh_model_init(m, 0);
+	assert_int_equal(jh_model_add_profile(m, p, 0, NULL, &d), 0);
+	tp_release(p);
+	jh_model_finish(m, 0, 0);
+}
+
 static inline void topts_init(struct jh_options *o)
 {
 	memset(o, 0, sizeof(*o));

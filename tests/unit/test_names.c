@@ -6,7 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jeheap/names.h"
 
@@ -62,6 +65,70 @@ static void test_details(void **state)
 	check_short("ns::Box<long>::fill(unsigned long)", "ns::Box::fill");
 	check_short("long& std::vector<long, std::allocator<long> >::emplace_back<long>(long&&)",
 		    "std::vector::emplace_back");
+}
+
+/* The double-"const" case where one pass over a bracket stack differs
+ * from Perl's repeated innermost deletion (verified in Perl). */
+static void test_double_const(void **state)
+{
+	(void)state;
+	check_short("(())()constconst>>", ">>");
+	check_short("<(()\t)()const const() ", "< ");
+	check_short("f(g()) () const const", "f");
+}
+
+/* Random strings of brackets, spaces, "const" and "::" against jeprof's
+ * Perl code itself (skipped when perl is missing). */
+static void test_against_perl(void **state)
+{
+	(void)state;
+	if (system("perl -e 1 2>/dev/null") != 0) {
+		print_message("perl not found: skipped\n");
+		return;
+	}
+	static const char *const toks[] = {"(", ")", "<", ">", " ", "a", "b", "::", "x::", "\t",
+					   "()", "<>", "((", ")) ", "w ", "const", " const"};
+	char in[] = "/tmp/jh_sfn_XXXXXX";
+	int fd = mkstemp(in);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	struct jh_sb want;
+	jh_sb_init(&want);
+	srand48(5);
+	enum { N = 20000 };
+	char *lines[N];
+	for (int i = 0; i < N; i++) {
+		struct jh_sb l;
+		jh_sb_init(&l);
+		for (long k = lrand48() % 16; k > 0; k--)
+			jh_sb_adds(&l, toks[lrand48() % JH_ARRAY_SIZE(toks)]);
+		fprintf(f, "%s\n", l.buf);
+		lines[i] = jh_sb_detach(&l);
+	}
+	fclose(f);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd),
+		 "perl -ne 'chomp; while (s/\\([^()]*\\)(\\s*const)?//g) {} "
+		 "while (s/<[^<>]*>//g) {} s/^.*\\s+(\\w+::)/$1/; print \"$_\\n\"' %s", in);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	char *buf = NULL;
+	size_t cap = 0;
+	for (int i = 0; i < N; i++) {
+		ssize_t n = getline(&buf, &cap, p);
+		assert_true(n > 0);
+		buf[n - 1] = 0;
+		jh_sb_reset(&want);
+		jh_short_function_name(&want, lines[i]);
+		if (strcmp(want.buf, buf))
+			print_error("'%s': jeheap '%s', perl '%s'\n", lines[i], want.buf, buf);
+		assert_string_equal(want.buf, buf);
+		free(lines[i]);
+	}
+	free(buf);
+	assert_int_equal(pclose(p), 0);
+	unlink(in);
+	jh_sb_release(&want);
 }
 
 static void test_namer_cache(void **state)
@@ -133,6 +200,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spec_examples),
 		cmocka_unit_test(test_details),
+		cmocka_unit_test(test_double_const),
+		cmocka_unit_test(test_against_perl),
 		cmocka_unit_test(test_namer_cache),
 		cmocka_unit_test(test_location_names),
 	};

@@ -101,7 +101,6 @@ static char *run_text(const struct jh_options *o, int limit)
 	struct jh_model m;
 	struct jh_diag d;
 	struct jh_profile p;
-	jh_model_init(&m, 0);
 	tp_init(&p);
 	tp_sym(&p, 0x10, "malloc");
 	tp_sym(&p, 0x20, "leaf_alloc");
@@ -118,9 +117,7 @@ static char *run_text(const struct jh_options *o, int limit)
 	tp_stack(&p, s1, 2, 40, 2);
 	tp_stack(&p, s3, 3, 3, 1);
 	tp_stack(&p, s4, 1, 7, 1);
-	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
-	tp_release(&p);
-	jh_model_finish(&m, 0, 0);
+	tm_single(&m, &p);
 	struct jh_graph g;
 	assert_int_equal(jh_analyse(&g, &m, o, -1, &d), 0);
 	char *buf = NULL;

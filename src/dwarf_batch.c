@@ -1,0 +1,91 @@
+/*
+ * dwarf_batch.c - grouping and collecting a lookup batch (dwarf_batch.h).
+ */
+#include "dwarf_batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jeheap/base.h"
+
+static int cmp_query(const void *a, const void *b)
+{
+	const struct jh_batch_query *x = a, *y = b;
+	if (x->unit != y->unit)
+		return x->unit < y->unit ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static _Thread_local const struct jh_batch *order_batch;
+static _Thread_local const uint64_t *order_size;
+
+static int cmp_task_size(const void *a, const void *b)
+{
+	const struct jh_batch_task *x = &order_batch->tasks[*(const size_t *)a];
+	const struct jh_batch_task *y = &order_batch->tasks[*(const size_t *)b];
+	uint64_t sx = order_size[x->unit], sy = order_size[y->unit];
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
+}
+
+void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit_of, size_t n,
+		   const uint64_t *unit_size)
+{
+	memset(b, 0, sizeof(*b));
+	b->qs = xmalloc(jh_st_mult(n + 1, sizeof(*b->qs)));
+	for (size_t i = 0; i < n; i++)
+		if (unit_of[i] != SIZE_MAX)
+			b->qs[b->nq++] = (struct jh_batch_query){addrs[i], i, unit_of[i], 0, 0};
+	jh_qsort(b->qs, b->nq, sizeof(*b->qs), cmp_query);
+	b->tasks = xcalloc(b->nq + 1, sizeof(*b->tasks));
+	for (size_t i = 0; i < b->nq; i++) {
+		if (!b->ntasks || b->tasks[b->ntasks - 1].unit != b->qs[i].unit)
+			b->tasks[b->ntasks++] = (struct jh_batch_task){.unit = b->qs[i].unit, .q0 = i};
+		b->tasks[b->ntasks - 1].q1 = i + 1;
+	}
+	b->order = xmalloc(jh_st_mult(b->ntasks + 1, sizeof(*b->order)));
+	for (size_t k = 0; k < b->ntasks; k++)
+		b->order[k] = k;
+	order_batch = b;
+	order_size = unit_size;
+	jh_qsort(b->order, b->ntasks, sizeof(*b->order), cmp_task_size);
+}
+
+void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *file, uint32_t line)
+{
+	JH_GROW(k->frames, k->nframes + 1, k->aframes);
+	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
+}
+
+size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *ans,
+			struct jh_dwarf_frame **frames, size_t *nframes)
+{
+	size_t total = 0, failed = 0, pos = 0;
+	for (size_t i = 0; i < n; i++)
+		ans[i] = (struct jh_dwarf_answer){0, 0};
+	for (size_t k = 0; k < b->ntasks; k++)
+		total += b->tasks[k].nframes;
+	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
+	for (size_t k = 0; k < b->ntasks; k++) {
+		struct jh_batch_task *t = &b->tasks[k];
+		failed += t->failed;
+		for (size_t i = t->q0; i < t->q1; i++) {
+			const struct jh_batch_query *q = &b->qs[i];
+			ans[q->idx] = (struct jh_dwarf_answer){(uint32_t)(pos + q->first), q->n};
+		}
+		if (t->nframes)
+			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
+		pos += t->nframes;
+		free(t->frames);
+	}
+	free(b->tasks);
+	free(b->qs);
+	free(b->order);
+	memset(b, 0, sizeof(*b));
+	*frames = out;
+	*nframes = total;
+	return failed;
+}

@@ -1,0 +1,51 @@
+/*
+ * dwarf_batch.h - one jh_dwarf_lookup batch without libdwarf: addresses
+ * grouped by compile unit into tasks (biggest unit first, for balance
+ * across threads), each task's frames collected, then the answers put
+ * back in the caller's order. Deterministic whatever the thread timing.
+ */
+#ifndef JEHEAP_DWARF_BATCH_H
+#define JEHEAP_DWARF_BATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dwarf_index.h"
+
+struct jh_batch_query {
+	uint64_t addr;
+	size_t idx;   /* position in the caller's array */
+	size_t unit;  /* compile unit index */
+	size_t first; /* into the task's frames */
+	uint32_t n;
+};
+
+struct jh_batch_task {
+	size_t unit, q0, q1; /* queries [q0, q1), ascending addresses */
+	struct jh_dwarf_frame *frames;
+	size_t nframes, aframes;
+	int failed;
+};
+
+struct jh_batch {
+	struct jh_batch_query *qs;
+	struct jh_batch_task *tasks;
+	size_t nq, ntasks;
+	size_t *order; /* task indices, biggest unit first */
+};
+
+/*
+ * unit_of[i]: the unit of addrs[i], SIZE_MAX for none; unit_size[u] orders
+ * the tasks.
+ */
+void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit_of, size_t n,
+		   const uint64_t *unit_size);
+void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *file, uint32_t line);
+/*
+ * Fills ans[0..n) and the frame array from the tasks and frees the batch.
+ * Returns the number of failed tasks.
+ */
+size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *ans,
+			struct jh_dwarf_frame **frames, size_t *nframes);
+
+#endif

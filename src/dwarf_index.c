@@ -833,7 +833,7 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 		unit_size[i] = dw->cus[i].size;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
-		const struct jh_cu *cu = off == UINT64_MAX ? NULL
+		const struct jh_cu *cu = off == UINT64_MAX || !dw->ncus ? NULL
 			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
 		unit_of[i] = cu ? (size_t)(cu - dw->cus) : SIZE_MAX;
 	}

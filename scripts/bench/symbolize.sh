@@ -55,9 +55,10 @@ mkdir -p "$OUT"
 # 2. jeheap on the same dump
 mode=text
 [ -s "$OUT/symbols.in" ] && [ "$RENDER_ONLY" = 1 ] && mode=symbols
-if [ "$RENDER_ONLY" = 1 ]; then
-	:
-elif ! "$JEHEAP" --text "$BIN" "$DUMP" > "$OUT/probe.out" 2> "$OUT/probe.err"; then
+probe_rc=0
+[ "$RENDER_ONLY" = 1 ] || { "$JEHEAP" --text "$BIN" "$DUMP" > "$OUT/probe.out" 2> "$OUT/probe.err" || probe_rc=$?; }
+# --symbols only when --text on raw dumps is missing (not when a run crashed: that is recorded)
+if [ "$RENDER_ONLY" != 1 ] && [ $probe_rc != 0 ] && grep -q 'not built yet\|not supported yet' "$OUT/probe.err"; then
 	mode=symbols
 	# maps + unique caller-adjusted addresses (leaf as recorded, callers - 1)
 	{
@@ -72,6 +73,7 @@ for l in open(sys.argv[1]):
 print("\n".join("0x%x" % a for a in sorted(seen)))' "$DUMP"
 	} > "$OUT/symbols.in"
 fi
+[ "$RENDER_ONLY" = 1 ] || echo "$probe_rc" > "$OUT/probe.rc"
 run_jeheap() {
 	if [ $mode = text ]; then "$JEHEAP" --text "$BIN" "$DUMP"; else "$JEHEAP" --symbols "$BIN" < "$OUT/symbols.in"; fi
 }
@@ -82,13 +84,13 @@ run_jeheap > "$OUT/jeheap.out" 2> "$OUT/jeheap.err" || true
 for _ in $(seq "$RUNS"); do
 	/usr/bin/time -q -f '%e %U %S %M %x' -a -o "$OUT/jeheap.time" \
 		bash -c "$(declare -f run_jeheap); JEHEAP='$JEHEAP' BIN='$BIN' DUMP='$DUMP' OUT='$OUT' mode=$mode run_jeheap" \
-		> /dev/null 2>> "$OUT/jeheap.err"
+		> /dev/null 2>> "$OUT/jeheap.err" || true # a failed run is recorded (exit code), not fatal
 done
 }
 
 # 3. medians (wall s, peak RSS MB) of each .time file: "wall user sys maxrss_kB exit" lines
-median() { # median FILE FIELD
-	awk -v f="$2" '{print $f}' "$1" | sort -g | awk '{a[NR]=$1} END{if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
+median() { # median FILE FIELD, over the runs that exited 0
+	awk -v f="$2" '$5 == 0 {print $f}' "$1" | sort -g | awk '{a[NR]=$1} END{if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'
 }
 row() { # row NAME TIMEFILE: hyperfine's warmup is the first line of a peers .time
 	local w r f=$2
@@ -135,7 +137,8 @@ naddr=$(grep -c '^0x' "$OUT/symbols.in" 2>/dev/null || awk '/^@/{for(i=2;i<=NF;i
 	tail -8 "$OUT/jeheap.err"
 	echo '```'
 	echo
-	echo "Exit codes of the measured jeheap runs: $(awk '{printf "%s ", $5}' "$OUT/jeheap.time")"
+	echo "Exit codes of the measured jeheap runs (medians use the 0s): $(awk '{printf "%s ", $5}' "$OUT/jeheap.time")," \
+		"probe run: $(cat "$OUT/probe.rc" 2>/dev/null)"
 	echo "CPU (user+sys, s) of the measured runs: jeheap $(awk '{printf "%.1f ", $2+$3}' "$OUT/jeheap.time")," \
 		"llvm-symbolizer $(tail -n +2 "$llvm_t" 2>/dev/null | awk '{printf "%.1f ", $2+$3}')"
 	echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (other jobs shared the 2 cores)."

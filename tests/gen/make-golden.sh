@@ -12,12 +12,17 @@
 #                                    jeprof's output has the allocator frames removed correctly
 #   cmd                              NAME<TAB>KIND<TAB>jeheap args... (run inside the case dir)
 #   expected/NAME.out [NAME.err]     expected stdout [stderr lines that must appear]
+#   expected/NAME.normalized         dot/callgrind: NAME.out in the compared (normalised) form
+#   expected/NAME.altN.out           dot/callgrind: jeprof's other answers under other hash seeds
+#   cmd.raw, expected/raw.*          commands on the raw dumps (tests/cases/golden_raw.sh)
 # KIND: exact (byte-for-byte), sorted (collapsed: jeprof's lines sorted with LC_ALL=C),
 # dot (node lines byte-exact, edges as a multiset), callgrind (records as a multiset),
 # fails (must exit non-zero), derived (expected written from jeprof outputs by a rule stated
 # in tests/cases/golden_symbolized.sh, compared byte-for-byte).
 #
 # Usage: tests/gen/make-golden.sh [case...]      (needs jeprof, libjemalloc2, gcc, clang)
+#        tests/gen/make-golden.sh --rederive     (only recompute the derived base.collapsed*)
+#        tests/gen/make-golden.sh --raw          (only recompute cmd.raw and its raw.* outputs)
 set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
@@ -29,7 +34,7 @@ MKSYM=$SHARED/tools/make_symbolized.py
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 GEN=$ROOT/tests/gen
 PROG=$ROOT/tests/fixtures/prog
-OUT=$ROOT/testdata/golden
+OUT=${JH_GOLDEN_OUT:-$ROOT/testdata/golden}   # JH_GOLDEN_OUT: try the generator elsewhere
 WORK=/tmp/jeheap-golden          # fixed path: it is the binary= line of every .symbolized
 BIN=$WORK/bin
 
@@ -83,6 +88,7 @@ record() {
   [ $rc -ne 0 ] && [ "$kind" = dot ] && [ ! -s "$dir/expected/$name.out" ] && kind=fails
   if [ "$kind" = fails ]; then
     [ $rc -ne 0 ] || { echo "make-golden.sh: $name: jeprof did not fail" >&2; exit 1; }
+    sed -i '1!d' "$dir/expected/$name.err"   # the reason, not the usage text after it
   else
     [ $rc -eq 0 ] || { echo "make-golden.sh: $name: jeprof exited $rc" >&2; cat "$dir/expected/$name.err"; exit 1; }
     # stderr is kept only where it says something (dot's "Dropping nodes ..." line)
@@ -90,7 +96,8 @@ record() {
   fi
   case $kind in
     sorted) sort -o "$dir/expected/$name.out" "$dir/expected/$name.out" ;;
-    dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}" ;;
+    dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}"
+      python3 "$GEN/normalize.py" "$kind" < "$dir/expected/$name.out" > "$dir/expected/$name.normalized" ;;
   esac
   [ "$kind" = fails ] && : > "$dir/expected/$name.out"
   # jeprof's dot/raw titles carry the binary= name, identical in both files
@@ -119,16 +126,42 @@ alternatives() {
   rm -f "$WORK"/alt.*
 }
 
-# derived_base_collapsed DIR NAME BEFORE AFTER [ARGS...]: two-column --collapsed --base
+# base_collapsed_out DIR NAME BEFORE AFTER [ARGS...]: writes expected/NAME.out for the
+# two-column '--collapsed --base' (issue 4): jeprof's --collapsed of each file, made on
+# copies whose same-named frames share one address (alloc_view.py --merge-names, so stacks
+# that read the same are summed before truncation), joined by join_collapsed.py.
+base_collapsed_out() {
+  local dir=$1 name=$2 before=$3 after=$4; shift 4
+  local f
+  for f in "$before" "$after"; do
+    python3 "$GEN/alloc_view.py" --merge-names "$dir/$f" > "$WORK/$f.merged"
+  done
+  (cd "$WORK" && jeprof --collapsed "$@" "$before.merged" > b.col 2>/dev/null &&
+                 jeprof --collapsed "$@" "$after.merged" > a.col 2>/dev/null)
+  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$dir/expected/$name.out"
+  rm -f "$WORK/$before.merged" "$WORK/$after.merged"
+}
+
+# derived_base_collapsed DIR NAME BEFORE AFTER [ARGS...]: the above, plus its cmd line
 derived_base_collapsed() {
   local dir=$1 name=$2 before=$3 after=$4; shift 4
-  local b a
-  b=$(to_view "$before"); a=$(to_view "$after")
-  (cd "$dir" && jeprof --collapsed "$@" "$b" > "$WORK/b.col" 2>/dev/null &&
-                jeprof --collapsed "$@" "$a" > "$WORK/a.col" 2>/dev/null)
-  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$dir/expected/$name.out"
+  base_collapsed_out "$dir" "$name" "$before" "$after" "$@"
   local IFS=$'\t'
   printf '%s\t%s\t%s\n' "$name" derived "--collapsed${*:+$IFS$*}$IFS--base=$before$IFS$after" >> "$dir/cmd"
+}
+
+# rederive: recomputes every base.collapsed* expectation from the committed inputs
+rederive() {
+  local d name
+  for d in "$OUT"/*/; do
+    while IFS=$'\t' read -r -a f; do
+      name=${f[0]}
+      [[ $name == base.collapsed* ]] || continue
+      local n=${#f[@]} args=("${f[@]:3:${#f[@]}-5}")
+      base_collapsed_out "$d" "$name" "${f[n-2]#--base=}" "${f[n-1]}" "${args[@]}"
+      echo "rederived ${d#$OUT/}$name" >&2
+    done < <(sed 's/\.heap\.symbolized/.jeprof-view.symbolized/g' "$d/cmd")
+  done
 }
 
 # The option matrix shared by every case. FOCUS IGNORE RETAIN EXCLUDE are per program.
@@ -253,12 +286,88 @@ crossrun_case() {
   (cd "$WORK/twin" && jeprof --text --show_bytes --base=run2.jeprof-view.symbolized run1.jeprof-view.symbolized \
      > "$d/expected/base.reverse.text.show_bytes.out" 2>/dev/null)
   printf 'base.reverse.text.show_bytes\tderived\t--text\t--show_bytes\t--base=run2.heap.symbolized\trun1.heap.symbolized\n' >> "$d/cmd"
-  (cd "$WORK/twin" && jeprof --collapsed run1.jeprof-view.symbolized > "$WORK/b.col" 2>/dev/null &&
-                      jeprof --collapsed run2.jeprof-view.symbolized > "$WORK/a.col" 2>/dev/null)
-  python3 "$GEN/join_collapsed.py" "$WORK/b.col" "$WORK/a.col" > "$d/expected/base.collapsed.out"
+  # by-name join: needs no twin (each file's stacks are merged by name on their own)
+  base_collapsed_out "$d" base.collapsed run1.jeprof-view.symbolized run2.jeprof-view.symbolized
   printf 'base.collapsed\tderived\t--collapsed\t--base=run1.heap.symbolized\trun2.heap.symbolized\n' >> "$d/cmd"
 }
 
+# raw_case DIR NAME ARGS...: an expectation for jeheap on the RAW dumps (cmd.raw, run by
+# tests/cases/golden_raw.sh). jeprof reads the .jeprof-view.symbolized form of each dump.
+raw_case() {
+  local dir=$1 name=$2; shift 2
+  local -a vargs=() a
+  local kind=exact
+  for a in "$@"; do vargs+=("${a//.heap/.jeprof-view.symbolized}"); [ "$a" = --collapsed ] && kind=sorted; done
+  (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2>/dev/null) ||
+    { echo "make-golden.sh: raw $name: jeprof failed" >&2; exit 1; }
+  [ $kind = sorted ] && sort -o "$dir/expected/$name.out" "$dir/expected/$name.out"
+  local IFS=$'\t'
+  printf '%s\t%s\t%s\n' "$name" $kind "$*" >> "$dir/cmd.raw"
+}
+
+# raw_all: every cmd.raw, from the committed dumps (no new profiling). Whole-profile
+# outputs --ignore the two stacks through ld.so (_dl_init: the libstdc++ emergency pool,
+# which addr2line misnames std::__throw_ios_failure; allocate_dtv: thread TLS), whose
+# names come from nearest-symbol guesses that jeheap rightly does not make.
+raw_all() {
+  local c d i
+  for c in mt-s0-accum mt-s12 mt-s19-accum mt-s12-nounbias mtclang-s12-accum cxx-s0-accum cxx-s12 crossrun; do
+    d=$OUT/$c i=--ignore='_dl_init|allocate_dtv'
+    [ -d "$d" ] || continue
+    rm -f "$d"/expected/raw.*
+    echo "# jeheap on the raw dumps (tests/cases/golden_raw.sh); expected = jeprof on *.jeprof-view.symbolized" > "$d/cmd.raw"
+    case $c in
+      mt*)
+        raw_case "$d" raw.text.show_bytes --text --show_bytes "$i" after.heap
+        raw_case "$d" raw.text.alloc_objects --text --alloc_objects "$i" after.heap
+        raw_case "$d" raw.text.focus --text --show_bytes --focus=recurse after.heap
+        raw_case "$d" raw.collapsed "$i" --collapsed after.heap
+        raw_case "$d" raw.base.text.show_bytes --text --show_bytes "$i" --base=before.heap after.heap ;;
+      *) ;;
+    esac
+    case $c in
+      mt-s0-accum)
+        # Discriminator noise (a jeprof failure): on raw dumps jeprof's --files keeps
+        # addr2line's 'mt.c:148 (discriminator 3)' as a file of its own. Derived by hand:
+        # the worker stacks without their libc frames lie wholly in mt.c, so --files has
+        # one row, mt.c, flat = cum = the focused total (period 1: exact integers), taken
+        # from jeprof's --text on the same selection.
+        local sel=(--focus=worker '--exclude=clone3|start_thread') tot cum
+        tot=$(cd "$d" && jeprof --text --show_bytes "${sel[@]}" after.jeprof-view.symbolized 2>/dev/null | head -1)
+        cum=$(cd "$d" && jeprof --text --show_bytes "${sel[@]}" after.jeprof-view.symbolized 2>/dev/null |
+              awk 'NR > 1 && $4 > m { m = $4 } END { print m }')
+        printf '%s\n%8s %6s %6s %8s %6s %s\n' "$tot" "$cum" 100.0% 100.0% "$cum" 100.0% "$PROG/mt.c" \
+          > "$d/expected/raw.text.files.worker.out"
+        printf 'raw.text.files.worker\tderived\t--text\t--show_bytes\t--files\t%s\t%s\tafter.heap\n' \
+          "${sel[@]}" >> "$d/cmd.raw" ;;
+    esac
+    case $c in
+      cxx*)
+        # + the std::thread stack: addr2line names libstdc++'s thread entry after the
+        # nearest exported symbol (std::error_code::default_error_condition) and _M_run
+        # by its bare DWARF name; jeheap prints libstdc++.so.6.0.30+0x... and the symbol
+        # table's full std::thread::_State_impl<...>::_M_run()
+        i="$i|_M_invoke"
+        raw_case "$d" raw.text.show_bytes --text --show_bytes "$i" after.heap
+        raw_case "$d" raw.text.alloc_space.focus --text --alloc_space --show_bytes '--focus=ns::|churn' after.heap
+        # --focus: the std::thread constructor's address is thread<lambda> inlined into
+        # main (llvm-symbolizer, jeheap) but main inlined into main for addr2line
+        raw_case "$d" raw.collapsed "$i" '--focus=ns::|churn' --collapsed after.heap ;;
+      crossrun)
+        # jeprof is wrong across runs: reuse the derived expectations of the symbolized pair
+        # (no-ASLR twin runs; identical stacks, the ld.so ones included, cancel)
+        printf '%s\tderived\t%s\n' \
+          base.text.show_bytes $'--text\t--show_bytes\t--base=run1.heap\trun2.heap' \
+          base.text.inuse_objects $'--text\t--inuse_objects\t--base=run1.heap\trun2.heap' \
+          base.text.alloc_space.show_bytes $'--text\t--alloc_space\t--show_bytes\t--base=run1.heap\trun2.heap' \
+          base.text.show_bytes.drop_negative $'--text\t--show_bytes\t--drop_negative\t--base=run1.heap\trun2.heap' \
+          base.reverse.text.show_bytes $'--text\t--show_bytes\t--base=run2.heap\trun1.heap' >> "$d/cmd.raw" ;;
+    esac
+  done
+}
+
+if [ "${1:-}" = --rederive ]; then rederive; exit 0; fi
+if [ "${1:-}" = --raw ]; then raw_all; exit 0; fi
 build
 want() { [ ${#CASES[@]} -eq 0 ] || [[ " ${CASES[*]} " == *" $1 "* ]]; }
 CASES=("$@")
@@ -273,6 +382,7 @@ want mtclang-s12-accum   && one_case mtclang-s12-accum mt-clang "lg_prof_sample:
 want cxx-s0-accum        && one_case cxx-s0-accum cxx "lg_prof_sample:0,prof_accum:true" "${CX[@]}"
 want cxx-s12             && one_case cxx-s12 cxx "lg_prof_sample:12" "${CX[@]}"
 want crossrun            && crossrun_case
+raw_all
 # the binaries the raw dumps came from (their MAPPED_LIBRARIES name /tmp/jeheap-golden/bin/*),
 # for raw-dump tests: xz -dc testdata/golden/bin/mt.xz > mt
 if [ ${#CASES[@]} -eq 0 ]; then

@@ -5,8 +5,13 @@ correct outputs compare equal byte for byte:
              (edges are a multiset: jeprof orders ties by hash order);
   callgrind  '(n) name' compression expanded, records (blank-line separated) sorted
              (jeprof sorts only by caller file and line; symbolized input has neither);
-  sorted     lines sorted (LC_ALL=C order).
-Usage: normalize.py dot|callgrind|sorted < IN > OUT
+  sorted     lines sorted (LC_ALL=C order);
+  names      function names where the name oracles disagree made equal: gcc clone
+             suffixes dropped ('f.constprop.0' (symbol table), 'f (.isra.0)'
+             (llvm-symbolizer), 'f(...) [clone .isra.0]' (libiberty) -> DWARF's 'f'), and
+             libc's entry __libc_start_main_impl (DWARF) read as __libc_start_main (symbol
+             table, llvm-symbolizer); 'names-sorted' also sorts the lines.
+Usage: normalize.py dot|callgrind|sorted|names|names-sorted < IN > OUT
 """
 import re
 import sys
@@ -43,6 +48,12 @@ def main():
         res = dot(data)
     elif mode == "callgrind":
         res = callgrind(data)
+    elif mode in ("names", "names-sorted"):
+        res = re.sub(r" \[clone \.[A-Za-z0-9_.]+\]| \(\.(?:constprop|isra|part|cold)\.\d+\)"
+                     r"|\.(?:constprop|isra|part|cold)\.\d+", "", data)
+        res = res.replace("__libc_start_main_impl", "__libc_start_main")
+        if mode == "names-sorted":
+            res = "".join(sorted(l + "\n" for l in res.split("\n") if l))
     elif mode == "sorted":
         res = "".join(sorted(l + "\n" for l in data.split("\n") if l))
     else:

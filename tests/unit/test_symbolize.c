@@ -218,7 +218,7 @@ static void test_coverage(void **state)
 	struct jh_symresult res[4] = {
 		{a, 1, JH_SYM_FULL, 0, 0, 1},
 		{a, 2, JH_SYM_FULL, 0, 0, 1},
-		{lib, 3, JH_SYM_SYMBOL, 1, 0, 1},
+		{lib, 3, JH_SYM_SYMBOL, 0, 0, 1},
 		{NULL, 4, JH_SYM_UNKNOWN, 0, 0, 0},
 	};
 	double bytes[4] = {600, 200, 150, 50};
@@ -239,6 +239,19 @@ static void test_coverage(void **state)
 	fclose(f);
 	assert_string_equal(buf, "jeheap: symbolized 2 of 2 unique addresses (100.0% of bytes) fully, "
 				 "0 (0.0%) by symbol only, 0 (0.0%) not at all\n");
+	free(buf);
+	/* allocator addresses are left out of the counts and named apart */
+	struct jh_symresult withalloc[3] = {
+		{a, 1, JH_SYM_FULL, 0, 0, 1},
+		{lib, 3, JH_SYM_UNKNOWN, 1, 0, 0},
+		{lib, 4, JH_SYM_UNKNOWN, 1, 0, 0},
+	};
+	f = open_memstream(&buf, &len);
+	jh_symbolize_coverage(f, withalloc, bytes, 3);
+	fclose(f);
+	assert_string_equal(buf, "jeheap: symbolized 1 of 1 unique addresses (100.0% of bytes) fully, "
+				 "0 (0.0%) by symbol only, 0 (0.0%) not at all; "
+				 "2 allocator addresses not counted\n");
 	free(buf);
 }
 

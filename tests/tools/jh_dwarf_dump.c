@@ -6,101 +6,22 @@
  *
  *   jh_dwarf_dump [-C] [-j JOBS] [--alt FILE] ELF [ADDR...]   (else stdin)
  *
- * The outermost frame's name comes from .symtab when a symbol holds the
- * address, with llvm-symbolizer's rule (a zero-size symbol holds everything
- * up to the next symbol). -C demangles with libiberty like addr2line -C.
+ * The outermost frame's name comes from the ELF symbol table when a symbol
+ * holds the address (elf_image.c, llvm-symbolizer's rules), as the
+ * symbolizer facade does. -C demangles like addr2line -C (demangle.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <demangle.h>
-
 #include "dwarf_index.h"
+#include "elf_image.h"
+#include "jh_demangle.h"
 #include "sections.h"
-
-struct sym {
-	uint64_t addr, size;
-	const char *name;
-	size_t order;
-};
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return x->order < y->order ? -1 : 1;
-}
-
-/* .symtab FUNC/OBJECT/NOTYPE/IFUNC symbols, one per address (largest size). */
-static struct sym *load_syms(const struct jh_sections *s, size_t *n)
-{
-	*n = 0;
-	const struct jh_section *st = jh_sections_find(s, ".symtab");
-	if (!st || !st->data || !jh_sections_is_64bit(s))
-		return NULL;
-	const struct jh_section *str = jh_sections_at(s, st->link);
-	if (!str || !str->data)
-		return NULL;
-	size_t cnt = st->size / 24, m = 0;
-	struct sym *v = calloc(cnt + 1, sizeof(*v));
-	for (size_t i = 1; i < cnt; i++) {
-		const unsigned char *p = st->data + i * 24;
-		uint32_t name;
-		uint16_t shndx;
-		uint64_t val, size;
-		memcpy(&name, p, 4);
-		memcpy(&shndx, p + 6, 2);
-		memcpy(&val, p + 8, 8);
-		memcpy(&size, p + 16, 8);
-		unsigned type = p[4] & 0xf;
-		if (type != 0 && type != 1 && type != 2 && type != 10)
-			continue;
-		if (shndx == 0 || name >= str->size || !str->data[name])
-			continue;
-		v[m++] = (struct sym){val, size, (const char *)str->data + name, i};
-	}
-	jh_qsort(v, m, sizeof(*v), cmp_sym);
-	size_t k = 0;
-	for (size_t i = 0; i < m; i++) { /* keep the last (largest) per address */
-		if (k && v[k - 1].addr == v[i].addr)
-			v[k - 1] = v[i];
-		else
-			v[k++] = v[i];
-	}
-	*n = k;
-	return v;
-}
-
-static const char *sym_name(const struct sym *v, size_t n, uint64_t a)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
-		return NULL;
-	const struct sym *s = &v[lo - 1];
-	if (s->size && s->addr + s->size <= a)
-		return NULL;
-	return s->name;
-}
 
 static void print_name(const char *name, int demangle)
 {
-	char *dm = NULL;
-	if (name && demangle) {
-		dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
-		if (!dm)
-			dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_NO_RECURSE_LIMIT);
-	}
+	char *dm = name && demangle ? jh_demangle(name) : NULL;
 	printf("%s\n", dm ? dm : name ? name : "??");
 	free(dm);
 }
@@ -167,10 +88,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		rc = 2;
 	}
-	size_t nsyms;
-	struct sym *syms = load_syms(s, &nsyms);
+	struct jh_elf_image *im = jh_elf_image_open(jh_sections_path(s), &d);
 	for (size_t k = 0; k < n; k++) {
-		const char *outer = sym_name(syms, nsyms, addrs[k]);
+		const struct jh_elf_sym *sym = im ? jh_elf_image_lookup(im, addrs[k]) : NULL;
+		const char *outer = sym ? sym->name : NULL;
 		if (ans[k].nframes == 0) {
 			print_name(outer, demangle);
 			printf("??:0\n\n");
@@ -183,7 +104,8 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 	}
-	free(syms);
+	if (im)
+		jh_elf_image_close(im);
 	free(fr);
 	free(ans);
 	free(addrs);

@@ -49,9 +49,11 @@ void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit
 	b->order = xmalloc(jh_st_mult(b->ntasks + 1, sizeof(*b->order)));
 	for (size_t k = 0; k < b->ntasks; k++)
 		b->order[k] = k;
-	order_batch = b;
-	order_size = unit_size;
-	jh_qsort(b->order, b->ntasks, sizeof(*b->order), cmp_task_size);
+	if (unit_size) {
+		order_batch = b;
+		order_size = unit_size;
+		jh_qsort(b->order, b->ntasks, sizeof(*b->order), cmp_task_size);
+	}
 }
 
 void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *file, uint32_t line)
@@ -88,4 +90,47 @@ size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *an
 	*frames = out;
 	*nframes = total;
 	return failed;
+}
+
+static const char *file_name(const struct jh_unit_tables *t, struct jh_intern *strings, uint64_t idx)
+{
+	if (!t->have_lt || !t->files)
+		return NULL;
+	if (t->lt.version < 5) {
+		if (idx == 0)
+			return NULL;
+		idx--;
+	}
+	return idx < (uint64_t)t->nfiles ? jh_intern(strings, t->files[idx]) : NULL;
+}
+
+void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const struct jh_unit_tables *t,
+		     uint64_t leaf, struct jh_intern *strings,
+		     const char *(*name)(void *ctx, uint64_t die_off), void *ctx)
+{
+	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
+	q->first = k->nframes;
+	if (leaf == UINT64_MAX) {
+		if (row)
+			jh_batch_emit(k, NULL, file_name(t, strings, row->file), row->line);
+		q->n = (uint32_t)(k->nframes - q->first);
+		return;
+	}
+	size_t chain[256], n = 0; /* innermost first */
+	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->w.nodes[i].parent) {
+		chain[n++] = (size_t)i;
+		if (!t->w.nodes[i].inlined)
+			break;
+	}
+	for (size_t j = n; j-- > 0;) { /* outermost first */
+		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
+		const char *nm = name(ctx, nd->die_off);
+		if (j == 0) {
+			jh_batch_emit(k, nm, row ? file_name(t, strings, row->file) : NULL, row ? row->line : 0);
+		} else {
+			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
+			jh_batch_emit(k, nm, file_name(t, strings, in->call_file), in->call_line);
+		}
+	}
+	q->n = (uint32_t)n;
 }

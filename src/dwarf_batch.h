@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "dwarf_index.h"
+#include "dwarf_lines.h"
+#include "dwarf_walk.h"
 
 struct jh_batch_query {
 	uint64_t addr;
@@ -36,11 +38,30 @@ struct jh_batch {
 
 /*
  * unit_of[i]: the unit of addrs[i], SIZE_MAX for none; unit_size[u] orders
- * the tasks.
+ * the tasks (NULL: in unit order).
  */
 void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit_of, size_t n,
 		   const uint64_t *unit_size);
 void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *file, uint32_t line);
+
+/* One unit's tables: covering subroutines, line rows, file names. */
+struct jh_unit_tables {
+	struct jh_walk w;
+	struct jh_line_table lt;
+	int have_lt;
+	char **files; /* dwarf_srcfiles: [i] is file i (DWARF 5) or i+1 (older) */
+	size_t nfiles;
+};
+/*
+ * Emits query q's frames into k: the chain of subroutine nodes from leaf
+ * (UINT64_MAX: none, the line row alone) outward to the first concrete
+ * one, outermost first, each caller at its callee's call site, the
+ * innermost at the address's line row. Paths are interned into strings;
+ * name(ctx, die_off) names a node.
+ */
+void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const struct jh_unit_tables *t,
+		     uint64_t leaf, struct jh_intern *strings,
+		     const char *(*name)(void *ctx, uint64_t die_off), void *ctx);
 /*
  * Fills ans[0..n) and the frame array from the tasks and frees the batch.
  * Returns the number of failed tasks.

@@ -16,8 +16,10 @@
  * Dwarf_Debug; references and strings in alt forms are routed to it by
  * form, reading the raw value bytes where libdwarf cannot (ref_sup4/8,
  * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
+ * A big compressed .debug_info is streamed (dwarf_stream.h): open indexes
+ * from .debug_aranges alone, the full index waits for the whole section.
  */
-#include "dwarf_index.h"
+#include "dwarf_internal.h"
 
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
@@ -25,10 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwarf_batch.h"
 #include "dwarf_lines.h"
-#include "dwarf_walk.h"
 #include "dwarf_sched.h"
+#include "jh_trace.h"
 
 /*
  * libdwarf's dwarf_finish reads the FIRST BYTE of the object and, if it is
@@ -41,37 +42,18 @@ struct obj_ctx {
 	const struct jh_sections *s;
 };
 
-struct handle {
+struct jh_dwh {
 	struct jh_dwarf *dw;
 	Dwarf_Debug dbg, alt;
 	struct obj_ctx ctx, alt_ctx;
 	Dwarf_Obj_Access_Interface iface, alt_iface;
 	struct jh_intern strings;
 	struct jh_u64map names; /* die offset (| ALT_BIT) -> interned name + 1 */
-	int cu_failed_warned;
+	int spec;               /* .debug_info final only in [lo, hi) for sure */
+	uint64_t lo, hi;
 };
 
 #define ALT_BIT (UINT64_C(1) << 63)
-
-struct jh_cu {
-	uint64_t hdr_off, die_off, size;
-};
-
-struct jh_dwarf {
-	const struct jh_sections *main, *alt;
-	struct jh_dwarf_secs secs; /* .debug_info, abbrev, rnglists, ranges, addr */
-	const struct jh_section *line, *alt_info, *alt_str;
-	struct jh_cu *cus;
-	size_t ncus, acus;
-	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
-	char walk; /* JH_DWARF_WALK (tests): 'f' scanner only, 'l' libdwarf only */
-	size_t nranges;
-	pthread_mutex_t pool_lock;
-	struct handle **pool;
-	size_t npool, apool;
-	struct handle **all;
-	size_t nall, aall;
-};
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t srcfiles_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -142,7 +124,8 @@ static Dwarf_Unsigned oa_section_count(void *obj)
 static int oa_load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *err)
 {
 	const struct obj_ctx *c = obj;
-	const struct jh_section *sec = jh_sections_at(c->s, i);
+	/* a streamed section's buffer while it fills: jh_units_wait guards reads */
+	const struct jh_section *sec = jh_sections_partial(c->s, i);
 	if (!sec || sec->type == 8)
 		return DW_DLV_NO_ENTRY;
 	if (!sec->data) {
@@ -178,7 +161,7 @@ static int open_dbg(const struct jh_sections *s, struct obj_ctx *ctx,
 	return 0;
 }
 
-static void handle_free(struct handle *h)
+static void handle_free(struct jh_dwh *h)
 {
 	Dwarf_Error err = NULL;
 	if (h->dbg && dwarf_finish(h->dbg, &err) == DW_DLV_ERROR)
@@ -190,14 +173,9 @@ static void handle_free(struct handle *h)
 	free(h);
 }
 
-static struct handle *handle_get(struct jh_dwarf *dw)
+static struct jh_dwh *handle_new(struct jh_dwarf *dw)
 {
-	pthread_mutex_lock(&dw->pool_lock);
-	struct handle *h = dw->npool ? dw->pool[--dw->npool] : NULL;
-	pthread_mutex_unlock(&dw->pool_lock);
-	if (h)
-		return h;
-	h = xcalloc(1, sizeof(*h));
+	struct jh_dwh *h = xcalloc(1, sizeof(*h));
 	h->dw = dw;
 	jh_intern_init(&h->strings);
 	jh_u64map_init(&h->names);
@@ -218,7 +196,15 @@ static struct handle *handle_get(struct jh_dwarf *dw)
 	return h;
 }
 
-static void handle_put(struct handle *h)
+struct jh_dwh *jh_dwh_get(struct jh_dwarf *dw)
+{
+	pthread_mutex_lock(&dw->pool_lock);
+	struct jh_dwh *h = dw->npool ? dw->pool[--dw->npool] : NULL;
+	pthread_mutex_unlock(&dw->pool_lock);
+	return h ? h : handle_new(dw);
+}
+
+void jh_dwh_put(struct jh_dwh *h)
 {
 	struct jh_dwarf *dw = h->dw;
 	pthread_mutex_lock(&dw->pool_lock);
@@ -259,7 +245,7 @@ static int attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a, uint64_t *v)
 }
 
 /* Raw value bytes of an attribute, for the forms libdwarf cannot follow. */
-static int attr_raw(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
+static int attr_raw(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
 		    unsigned n, uint64_t *v)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
@@ -286,7 +272,7 @@ static unsigned die_offset_size(Dwarf_Die die)
 }
 
 /* A string attribute, interned; NULL if unresolvable. */
-static const char *attr_string(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a)
+static const char *attr_string(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
 	Dwarf_Error err = NULL;
@@ -310,7 +296,7 @@ static const char *attr_string(struct handle *h, int in_alt, Dwarf_Die die, Dwar
 }
 
 /* The DIE a reference attribute points at: offset and whether in the alt file. */
-static int attr_ref(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
+static int attr_ref(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
 		    uint64_t *off, int *to_alt)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
@@ -333,7 +319,7 @@ static int attr_ref(struct handle *h, int in_alt, Dwarf_Die die, Dwarf_Attribute
 
 /* ---- names: llvm's findRecursively over abstract_origin/specification ---- */
 
-static const char *resolve_name(struct handle *h, uint64_t off0, int alt0)
+static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0)
 {
 	uint64_t key = off0 | (alt0 ? ALT_BIT : 0);
 	uint64_t *cached = jh_u64map_get(&h->names, key);
@@ -350,6 +336,10 @@ static const char *resolve_name(struct handle *h, uint64_t off0, int alt0)
 		Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
 		Dwarf_Die die = NULL;
 		Dwarf_Error err = NULL;
+		uint64_t lo, hi;
+		if (h->spec && !in_alt && (k < h->lo || k >= h->hi) &&
+		    jh_units_wait(&h->dw->units, k, &lo, &hi) != 0)
+			continue; /* in a unit not inflated (past a failure) */
 		if (!dbg || !chk(dbg, dwarf_offdie_b(dbg, k & ~ALT_BIT, 1, &die, &err), &err))
 			continue;
 		Dwarf_Attribute *attrs = NULL;
@@ -453,14 +443,6 @@ static uint32_t die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at)
 
 /* ---- one CU: lines, files, subroutine tree, answers ---- */
 
-struct cu_tables {
-	struct jh_walk w;
-	struct jh_line_table lt;
-	int have_lt;
-	char **files;
-	Dwarf_Signed nfiles;
-};
-
 /*
  * One preorder walk over the CU's scopes; nodes get ids in preorder. Only
  * subroutines covering one of the CU's query addresses qa become nodes.
@@ -532,57 +514,24 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die c
 	free(st);
 }
 
-static const char *file_name(struct handle *h, const struct cu_tables *t, uint64_t idx)
+static const char *unit_name(void *ctx, uint64_t die_off)
 {
-	if (!t->have_lt || !t->files)
-		return NULL;
-	if (t->lt.version < 5) {
-		if (idx == 0)
-			return NULL;
-		idx--;
-	}
-	return idx < (uint64_t)t->nfiles ? jh_intern(&h->strings, t->files[idx]) : NULL;
+	return resolve_name(ctx, die_off, 0);
 }
 
-static void answer(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *q, const struct cu_tables *t,
-		   uint64_t leaf)
-{
-	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
-	q->first = k->nframes;
-	if (leaf == UINT64_MAX) {
-		if (row)
-			jh_batch_emit(k, NULL, file_name(h, t, row->file), row->line);
-		q->n = (uint32_t)(k->nframes - q->first);
-		return;
-	}
-	size_t chain[256], n = 0; /* innermost first */
-	for (int64_t i = (int64_t)leaf; i >= 0 && n < 256; i = t->w.nodes[i].parent) {
-		chain[n++] = (size_t)i;
-		if (!t->w.nodes[i].inlined)
-			break;
-	}
-	for (size_t j = n; j-- > 0;) { /* outermost first */
-		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
-		const char *name = resolve_name(h, nd->die_off, 0);
-		if (j == 0) {
-			jh_batch_emit(k, name, row ? file_name(h, t, row->file) : NULL, row ? row->line : 0);
-		} else {
-			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
-			jh_batch_emit(k, name, file_name(h, t, in->call_file), in->call_line);
-		}
-	}
-	q->n = (uint32_t)n;
-}
-
-static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batch_query *qs)
+void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
+		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi)
 {
 	struct jh_dwarf *dw = h->dw;
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
 	Dwarf_Die cudie = NULL;
-	struct cu_tables t;
+	struct jh_unit_tables t;
 	memset(&t, 0, sizeof(t));
-	if (!chk(dbg, dwarf_offdie_b(dbg, dw->cus[k->unit].die_off, 1, &cudie, &err), &err)) {
+	h->spec = spec;
+	h->lo = lo;
+	h->hi = hi;
+	if (!chk(dbg, dwarf_offdie_b(dbg, die_off, 1, &cudie, &err), &err)) {
 		k->failed = 1;
 		return;
 	}
@@ -607,7 +556,9 @@ static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batc
 			t.have_lt = 1;
 			/* dwarf_srcfiles joins paths in static buffers (helgrind): one at a time */
 			pthread_mutex_lock(&srcfiles_lock);
-			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &t.nfiles, &err), &err);
+			Dwarf_Signed nf = 0;
+			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &nf, &err), &err);
+			t.nfiles = ok_files && nf > 0 ? (size_t)nf : 0;
 			pthread_mutex_unlock(&srcfiles_lock);
 			if (!ok_files)
 				t.files = NULL, t.nfiles = 0;
@@ -619,24 +570,24 @@ static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batc
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
 	if (dw->walk == 'l' ||
-	    jh_walk_unit(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, addrs, nq, &t.w) != 0) {
+	    jh_walk_unit(&dw->secs, hdr_off, cu_base, addrs, nq, &t.w) != 0) {
 		t.w.nnodes = 0;
 		t.w.rv.n = 0;
 		if (dw->walk == 'f')
 			k->failed = 1; /* test mode: the scanner must cope alone */
 		else
 			walk_cu(dbg, &dw->secs, cudie,
-				jh_unit_info_scan(&dw->secs, dw->cus[k->unit].hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				jh_unit_info_scan(&dw->secs, hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
 				addrs, nq, &t.w);
 	}
 	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
-		answer(h, k, &qs[k->q0 + i], &t, leaf[i]);
+		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, unit_name, h);
 	free(addrs);
 	free(leaf);
 
-	for (Dwarf_Signed i = 0; i < t.nfiles; i++)
+	for (size_t i = 0; i < t.nfiles; i++)
 		dwarf_dealloc(dbg, t.files[i], DW_DLA_STRING);
 	if (t.files)
 		dwarf_dealloc(dbg, t.files, DW_DLA_LIST);
@@ -647,30 +598,44 @@ static void process_cu(struct handle *h, struct jh_batch_task *k, struct jh_batc
 
 /* ---- open: address -> CU index ---- */
 
-static int build_index(struct jh_dwarf *dw, struct handle *h, struct jh_diag *d)
+/*
+ * .debug_aranges claims into rv (keys: unit header offsets), their units
+ * into covered (may be NULL). with_die: also check each unit header, which
+ * reads .debug_info (the full index does; the streaming one cannot).
+ */
+static void read_aranges(Dwarf_Debug dbg, struct jh_rangevec *rv, struct jh_u64map *covered,
+			 int with_die)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Arange *ar = NULL;
+	Dwarf_Signed nar = 0;
+	if (!chk(dbg, dwarf_get_aranges(dbg, &ar, &nar, &err), &err))
+		return;
+	for (Dwarf_Signed i = 0; i < nar; i++) {
+		Dwarf_Unsigned seg = 0, segsz = 0, len = 0;
+		Dwarf_Addr start = 0;
+		Dwarf_Off cu_die = 0, cu_hdr = 0;
+		if (chk(dbg, dwarf_get_arange_info_b(ar[i], &seg, &segsz, &start, &len,
+						     with_die ? &cu_die : NULL, &err), &err) &&
+		    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
+			if (covered)
+				jh_u64map_put(covered, cu_hdr, NULL);
+			if (start + len > start)
+				jh_rangevec_add(rv, start, start + len, cu_hdr);
+		}
+		dwarf_dealloc(dbg, ar[i], DW_DLA_ARANGE);
+	}
+	dwarf_dealloc(dbg, ar, DW_DLA_LIST);
+}
+
+static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d)
 {
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
 	struct jh_rangevec rv = {NULL, 0, 0};
 	struct jh_u64map covered;
 	jh_u64map_init(&covered);
-	Dwarf_Arange *ar = NULL;
-	Dwarf_Signed nar = 0;
-	if (chk(dbg, dwarf_get_aranges(dbg, &ar, &nar, &err), &err)) {
-		for (Dwarf_Signed i = 0; i < nar; i++) {
-			Dwarf_Unsigned seg = 0, segsz = 0, len = 0;
-			Dwarf_Addr start = 0;
-			Dwarf_Off cu_die = 0, cu_hdr = 0;
-			if (chk(dbg, dwarf_get_arange_info_b(ar[i], &seg, &segsz, &start, &len, &cu_die, &err), &err) &&
-			    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
-				jh_u64map_put(&covered, cu_hdr, NULL);
-				if (start + len > start)
-					jh_rangevec_add(&rv, start, start + len, cu_hdr);
-			}
-			dwarf_dealloc(dbg, ar[i], DW_DLA_ARANGE);
-		}
-		dwarf_dealloc(dbg, ar, DW_DLA_LIST);
-	}
+	read_aranges(dbg, &rv, &covered, 1);
 	uint64_t off = 0;
 	int rc;
 	for (;;) {
@@ -740,13 +705,20 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	if (!info)
 		return NULL;
 	pthread_once(&alloc_once, alloc_flag_once);
-	jh_sections_prefetch(main, prefetch_names, 0);
-	if (alt)
-		jh_sections_prefetch(alt, prefetch_names, 0);
 	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
 	dw->main = main;
 	dw->alt = alt;
-	dw->secs.info = jh_sections_find(main, ".debug_info");
+	pthread_mutex_init(&dw->pool_lock, NULL);
+	pthread_mutex_init(&dw->index_lock, NULL);
+	dw->info_idx = jh_sections_index(main, ".debug_info");
+	dw->streaming = dw->info_idx && jh_units_stream(main, dw->info_idx) == 0;
+	/* the streamed section is left out; the rest on this thread then */
+	jh_sections_prefetch(main, prefetch_names, dw->streaming ? 1 : 0);
+	if (alt)
+		jh_sections_prefetch(alt, prefetch_names, 0);
+	JH_TRACE("dwarf: sections inflated");
+	dw->secs.info = dw->streaming ? jh_sections_partial(main, dw->info_idx)
+				      : jh_sections_find(main, ".debug_info");
 	dw->line = jh_sections_find(main, ".debug_line");
 	dw->secs.abbrev = jh_sections_find(main, ".debug_abbrev");
 	dw->secs.rnglists = jh_sections_find(main, ".debug_rnglists");
@@ -756,27 +728,48 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 		dw->alt_info = jh_sections_find(alt, ".debug_info");
 		dw->alt_str = jh_sections_find(alt, ".debug_str");
 	}
-	pthread_mutex_init(&dw->pool_lock, NULL);
 	const char *walk = getenv("JH_DWARF_WALK");
 	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
-	if (!dw->secs.info->data) {
+	if (!dw->streaming && !dw->secs.info->data) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
 			    "corrupt compressed section .debug_info");
 		goto fail;
 	}
-	struct handle *h = handle_get(dw);
+	struct jh_dwh *h = jh_dwh_get(dw);
 	if (!h) {
 		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0, "libdwarf cannot read the DWARF");
 		goto fail;
 	}
-	int rc = build_index(dw, h, d);
-	handle_put(h);
+	int rc = 0;
+	if (dw->streaming) { /* the full index waits for the whole section */
+		struct jh_rangevec rv = {NULL, 0, 0};
+		read_aranges(h->dbg, &rv, NULL, 0);
+		dw->nspec = jh_sched_disjoint(rv.v, rv.n);
+		dw->spec = rv.v;
+		jh_units_init(&dw->units, main, dw->info_idx);
+	} else {
+		rc = build_index(dw, h, d);
+		dw->index_state = 1;
+	}
+	JH_TRACE("dwarf: index %zu units, %zu aranges", dw->ncus, dw->nspec);
+	jh_dwh_put(h);
 	if (rc != 0)
 		goto fail;
 	return dw;
 fail:
 	jh_dwarf_close(dw);
 	return NULL;
+}
+
+int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
+{
+	struct jh_dwh *h = handle_new(dw); /* fresh: libdwarf's unit iteration from the start */
+	if (!h)
+		return jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(dw->main), 0,
+				   "libdwarf cannot read the DWARF");
+	int rc = build_index(dw, h, d);
+	jh_dwh_put(h);
+	return rc;
 }
 
 void jh_dwarf_close(struct jh_dwarf *dw)
@@ -789,65 +782,10 @@ void jh_dwarf_close(struct jh_dwarf *dw)
 	free(dw->pool);
 	free(dw->cus);
 	free(dw->ranges);
+	free(dw->spec);
+	if (dw->streaming)
+		jh_units_release(&dw->units);
 	pthread_mutex_destroy(&dw->pool_lock);
+	pthread_mutex_destroy(&dw->index_lock);
 	free(dw);
-}
-
-/* ---- lookup: group by CU, workers take CUs ---- */
-
-struct run {
-	struct jh_dwarf *dw;
-	struct jh_batch b;
-};
-
-static void *worker_start(void *ctx)
-{
-	return handle_get(((struct run *)ctx)->dw);
-}
-
-static void worker_run(void *ctx, void *w, size_t i)
-{
-	struct run *r = ctx;
-	process_cu(w, &r->b.tasks[r->b.order[i]], r->b.qs);
-}
-
-static void worker_stop(void *ctx, void *w)
-{
-	(void)ctx;
-	handle_put(w);
-}
-
-static int cmp_cu_off(const void *key, const void *elem)
-{
-	uint64_t k = *(const uint64_t *)key, o = ((const struct jh_cu *)elem)->hdr_off;
-	return k < o ? -1 : k > o;
-}
-
-int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jobs,
-		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
-		    struct jh_diag *d)
-{
-	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
-	uint64_t *unit_size = xmalloc(jh_st_mult(dw->ncus + 1, sizeof(*unit_size)));
-	for (size_t i = 0; i < dw->ncus; i++)
-		unit_size[i] = dw->cus[i].size;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t off = jh_sched_find(dw->ranges, dw->nranges, addrs[i]);
-		const struct jh_cu *cu = off == UINT64_MAX || !dw->ncus ? NULL
-			: bsearch(&off, dw->cus, dw->ncus, sizeof(*dw->cus), cmp_cu_off);
-		unit_of[i] = cu ? (size_t)(cu - dw->cus) : SIZE_MAX;
-	}
-	struct run r = {.dw = dw};
-	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
-	free(unit_of);
-	free(unit_size);
-	size_t ntasks = r.b.ntasks;
-	size_t ran = jh_sched_parallel(ntasks, jobs, &r, worker_start, worker_run, worker_stop);
-	size_t failed = jh_batch_collect(&r.b, n, ans, frames, nframes);
-	if (failed)
-		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
-	if (ran < ntasks)
-		return jh_diag_set(d, JH_EXIT_INTERNAL, jh_sections_path(dw->main), 0,
-				   "libdwarf cannot open the DWARF");
-	return 0;
 }

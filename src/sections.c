@@ -7,10 +7,15 @@
  * open and inflated on first access (each under its own mutex), or ahead of
  * time and in parallel by jh_sections_prefetch. After inflating, the
  * compressed bytes' pages are given back to the kernel (MADV_DONTNEED).
+ * A section can also be streamed (jh_sections_stream): a thread of its own
+ * inflates it chunk by chunk straight into the final buffer and publishes
+ * how many bytes are final, so readers can start on its beginning while
+ * the rest inflates.
  */
 #include "sections.h"
 
 #include "dwarf_sched.h"
+#include "jh_trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +58,18 @@ struct jh_sec_slot {
 	atomic_int ready;            /* 1 = pub.data final (maybe NULL on failure) */
 	unsigned char *owned;        /* malloc'd inflated bytes */
 	pthread_mutex_t lock;
+	/*
+	 * Streaming (jh_sections_stream), all under lock (no lock-free path, so
+	 * helgrind sees every hand-over): ready stays 0, done ends it.
+	 */
+	int streaming, guard, done, cancel;
+	int waiters;                 /* threads blocked on cv */
+	pthread_t thread;
+	pthread_cond_t cv;
+	struct jh_section partial;   /* pub with data = the buffer being filled */
+	uint64_t avail;              /* bytes of partial.data that are final */
+	uint64_t chunk;
+	size_t map_len;              /* guard mode: the buffer is an mmap of map_len */
 };
 
 struct jh_sections {
@@ -195,15 +212,23 @@ static void load_slot(struct jh_sec_slot *sl)
 	if (atomic_load_explicit(&sl->ready, memory_order_acquire))
 		return;
 	pthread_mutex_lock(&sl->lock);
-	if (!atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
+	while (sl->streaming && !sl->done) {
+		sl->waiters++;
+		pthread_cond_broadcast(&sl->cv); /* a guard-mode stream starts on waiters */
+		pthread_cond_wait(&sl->cv, &sl->lock);
+		sl->waiters--;
+	}
+	if (!sl->streaming && !atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
 		unsigned char *buf = xmalloc(sl->pub.size ? sl->pub.size : 1);
 		int ok;
+		JH_TRACE("inflate %s %llu", sl->pub.name, (unsigned long long)sl->pub.size);
 		if (sl->comp == JH_COMP_ZSTD) {
 			size_t r = ZSTD_decompress(buf, sl->pub.size, sl->packed, sl->packed_size);
 			ok = !ZSTD_isError(r) && r == sl->pub.size;
 		} else {
 			ok = inflate_zlib(sl->packed, sl->packed_size, buf, sl->pub.size) == 0;
 		}
+		JH_TRACE("inflated %s", sl->pub.name);
 		if (ok) {
 			sl->owned = buf;
 			sl->pub.data = buf;
@@ -247,8 +272,10 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 				   "section header table past the end of the file (truncated?)");
 	s->n = shnum;
 	s->slots = xcalloc(shnum ? shnum : 1, sizeof(*s->slots));
-	for (size_t i = 0; i < shnum; i++)
+	for (size_t i = 0; i < shnum; i++) {
 		pthread_mutex_init(&s->slots[i].lock, NULL);
+		pthread_cond_init(&s->slots[i].cv, NULL);
+	}
 	for (size_t i = 1; i < shnum; i++) {
 		struct jh_sec_slot *sl = &s->slots[i];
 		GElf_Shdr sh;
@@ -326,9 +353,21 @@ void jh_sections_close(struct jh_sections *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
-		free(s->slots[i].owned);
-		free(s->slots[i].name_buf);
-		pthread_mutex_destroy(&s->slots[i].lock);
+		struct jh_sec_slot *sl = &s->slots[i];
+		if (sl->streaming) {
+			pthread_mutex_lock(&sl->lock);
+			sl->cancel = 1;
+			pthread_cond_broadcast(&sl->cv);
+			pthread_mutex_unlock(&sl->lock);
+			pthread_join(sl->thread, NULL);
+		}
+		if (sl->map_len)
+			munmap(sl->owned, sl->map_len);
+		else
+			free(sl->owned);
+		free(sl->name_buf);
+		pthread_mutex_destroy(&sl->lock);
+		pthread_cond_destroy(&sl->cv);
 	}
 	free(s->slots);
 	if (s->elf)
@@ -356,13 +395,27 @@ const struct jh_section *jh_sections_at(const struct jh_sections *s, size_t i)
 	return &s->slots[i].pub;
 }
 
-const struct jh_section *jh_sections_find(const struct jh_sections *s, const char *name)
+size_t jh_sections_index(const struct jh_sections *s, const char *name)
 {
 	const char *want = name[0] == '.' ? name + 1 : name;
 	for (size_t i = 1; i < s->n; i++)
 		if (strcmp(s->slots[i].pub.name + (s->slots[i].pub.name[0] == '.'), want) == 0)
-			return jh_sections_at(s, i);
-	return NULL;
+			return i;
+	return 0;
+}
+
+const struct jh_section *jh_sections_find(const struct jh_sections *s, const char *name)
+{
+	size_t i = jh_sections_index(s, name);
+	return i ? jh_sections_at(s, i) : NULL;
+}
+
+static int is_streaming(struct jh_sec_slot *sl)
+{
+	pthread_mutex_lock(&sl->lock);
+	int r = sl->streaming;
+	pthread_mutex_unlock(&sl->lock);
+	return r;
 }
 
 struct prefetch_ctx {
@@ -382,8 +435,8 @@ void jh_sections_prefetch(const struct jh_sections *s, const char *const *names,
 	struct prefetch_ctx c = {.s = s, .idx = xmalloc(jh_st_mult(s->n + 1, sizeof(size_t)))};
 	uint64_t total = 0;
 	for (size_t i = 1; i < s->n; i++) {
-		if (atomic_load(&s->slots[i].ready))
-			continue;
+		if (atomic_load(&s->slots[i].ready) || is_streaming(&s->slots[i]))
+			continue; /* a streamed section inflates on its own thread */
 		for (const char *const *nm = names; *nm; nm++) {
 			if (strcmp(s->slots[i].pub.name, *nm) == 0) {
 				c.idx[c.n++] = i;
@@ -423,4 +476,207 @@ uint16_t jh_sections_machine(const struct jh_sections *s)
 const char *jh_sections_path(const struct jh_sections *s)
 {
 	return s->path;
+}
+
+/* ---- streaming ---- */
+
+/* Makes [0, n) of a guard-mode buffer accessible (the rest stays PROT_NONE). */
+static void guard_open(struct jh_sec_slot *sl, uint64_t n)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	size_t len = (size_t)((n + pg - 1) & ~(uint64_t)(pg - 1));
+	if (len > sl->map_len)
+		len = sl->map_len;
+	mprotect(sl->owned, len, PROT_READ | PROT_WRITE);
+}
+
+/* Makes the first n bytes final; returns 1 when the stream is to stop (close). */
+static int publish(struct jh_sec_slot *sl, uint64_t n)
+{
+	pthread_mutex_lock(&sl->lock);
+	sl->avail = n;
+	int stop = sl->cancel;
+	pthread_cond_broadcast(&sl->cv);
+	pthread_mutex_unlock(&sl->lock);
+	return stop;
+}
+
+/*
+ * zlib, chunk by chunk: the output goes straight into the final buffer
+ * (guard mode: through a scratch chunk, copied once its pages are opened),
+ * each chunk published when done. Raw deflate as in inflate_zlib.
+ */
+static int stream_zlib(struct jh_sec_slot *sl)
+{
+	const unsigned char *in = sl->packed;
+	uint64_t in_n = sl->packed_size, out_n = sl->pub.size, done = 0;
+	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
+		return -1;
+	z_stream zs;
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, -15) != Z_OK)
+		return -1;
+	unsigned char *scratch = sl->guard ? xmalloc(sl->chunk) : NULL;
+	uint64_t in_left = in_n - 2;
+	int rc = Z_OK;
+	zs.next_in = (unsigned char *)in + 2;
+	const unsigned char *dropped = in;
+	int stop = 0;
+	while (rc == Z_OK && done < out_n && !stop) {
+		uint64_t want = out_n - done < sl->chunk ? out_n - done : sl->chunk;
+		zs.next_out = scratch ? scratch : sl->owned + done;
+		zs.avail_out = (uInt)want;
+		while (rc == Z_OK && zs.avail_out) {
+			if (zs.avail_in == 0 && in_left) {
+				zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+				in_left -= zs.avail_in;
+			}
+			rc = inflate(&zs, Z_NO_FLUSH);
+			if (rc == Z_BUF_ERROR && (zs.avail_in || in_left) && zs.avail_out)
+				rc = Z_OK;
+		}
+		uint64_t got = want - zs.avail_out;
+		if (scratch) {
+			guard_open(sl, done + got);
+			memcpy(sl->owned + done, scratch, got);
+			usleep(200); /* let readers run into the frontier */
+		}
+		done += got;
+		if (got != want)
+			break;
+		stop = publish(sl, done);
+		/* the input read so far is not needed again: give its pages back */
+		uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+		const unsigned char *upto = (const unsigned char *)((uintptr_t)zs.next_in & ~(pg - 1));
+		if (upto > dropped) {
+			drop_pages(dropped, (uint64_t)(upto - dropped));
+			dropped = upto;
+		}
+	}
+	if (rc == Z_OK && done == out_n) { /* full: the stream must end exactly here */
+		if (zs.avail_in == 0 && in_left) {
+			zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
+			in_left -= zs.avail_in;
+		}
+		zs.avail_out = 0;
+		rc = inflate(&zs, Z_NO_FLUSH);
+	}
+	int ok = done == out_n && rc == Z_STREAM_END;
+	inflateEnd(&zs);
+	free(scratch);
+	return ok ? 0 : -1;
+}
+
+static void *stream_main(void *arg)
+{
+	struct jh_sec_slot *sl = arg;
+	if (sl->guard) { /* tests: nothing is final until a reader waits */
+		pthread_mutex_lock(&sl->lock);
+		while (!sl->waiters && !sl->cancel)
+			pthread_cond_wait(&sl->cv, &sl->lock);
+		pthread_mutex_unlock(&sl->lock);
+	}
+	JH_TRACE("stream %s %llu", sl->pub.name, (unsigned long long)sl->pub.size);
+	int ok;
+	if (sl->comp == JH_COMP_ZSTD) {
+		if (sl->guard)
+			guard_open(sl, sl->pub.size);
+		size_t r = ZSTD_decompress(sl->owned, sl->pub.size, sl->packed, sl->packed_size);
+		ok = !ZSTD_isError(r) && r == sl->pub.size;
+	} else {
+		ok = stream_zlib(sl) == 0;
+	}
+	JH_TRACE("streamed %s", sl->pub.name);
+	if (ok)
+		drop_pages(sl->packed, sl->packed_size);
+	pthread_mutex_lock(&sl->lock);
+	/* on failure the published prefix stays valid; pub.data says the rest */
+	if (ok)
+		sl->avail = sl->pub.size;
+	sl->pub.data = ok ? sl->owned : NULL;
+	sl->done = 1;
+	pthread_cond_broadcast(&sl->cv);
+	pthread_mutex_unlock(&sl->lock);
+	return NULL;
+}
+
+int jh_sections_stream(const struct jh_sections *s, size_t i, uint64_t chunk, int guard)
+{
+	if (i == 0 || i >= s->n)
+		return -1;
+	struct jh_sec_slot *sl = &s->slots[i];
+	int rc = -1;
+	pthread_mutex_lock(&sl->lock);
+	if (!sl->streaming && !atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
+		uint64_t size = sl->pub.size ? sl->pub.size : 1;
+		sl->chunk = chunk ? chunk : (4u << 20);
+		sl->guard = guard;
+		if (guard) {
+			uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+			sl->map_len = (size_t)((size + pg - 1) & ~(uint64_t)(pg - 1));
+			void *p = mmap(NULL, sl->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				sl->map_len = 0;
+				pthread_mutex_unlock(&sl->lock);
+				return -1;
+			}
+			sl->owned = p;
+		} else {
+			sl->owned = xmalloc(size);
+		}
+		sl->partial = sl->pub;
+		sl->partial.data = sl->owned;
+		sl->avail = 0;
+		if (pthread_create(&sl->thread, NULL, stream_main, sl) == 0) {
+			sl->streaming = 1;
+			rc = 0;
+		} else {
+			if (sl->map_len)
+				munmap(sl->owned, sl->map_len);
+			else
+				free(sl->owned);
+			sl->owned = NULL;
+			sl->map_len = 0;
+		}
+	}
+	pthread_mutex_unlock(&sl->lock);
+	return rc;
+}
+
+const struct jh_section *jh_sections_partial(const struct jh_sections *s, size_t i)
+{
+	if (i >= s->n)
+		return NULL;
+	struct jh_sec_slot *sl = &s->slots[i];
+	if (is_streaming(sl))
+		return &sl->partial;
+	load_slot(sl);
+	return &sl->pub;
+}
+
+uint64_t jh_sections_wait(const struct jh_sections *s, size_t i, uint64_t n)
+{
+	if (i >= s->n)
+		return 0;
+	struct jh_sec_slot *sl = &s->slots[i];
+	pthread_mutex_lock(&sl->lock);
+	if (!sl->streaming) {
+		pthread_mutex_unlock(&sl->lock);
+		load_slot(sl);
+		return sl->pub.data ? sl->pub.size : 0;
+	}
+	uint64_t a;
+	int waited = 0;
+	while ((a = sl->avail) < n && !sl->done) {
+		if (!waited++)
+			JH_TRACE("wait %s %llu", sl->pub.name, (unsigned long long)n);
+		sl->waiters++;
+		pthread_cond_broadcast(&sl->cv);
+		pthread_cond_wait(&sl->cv, &sl->lock);
+		sl->waiters--;
+	}
+	pthread_mutex_unlock(&sl->lock);
+	if (waited)
+		JH_TRACE("waited %s", sl->pub.name);
+	return a;
 }

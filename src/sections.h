@@ -38,6 +38,8 @@ size_t jh_sections_count(const struct jh_sections *s);
 const struct jh_section *jh_sections_at(const struct jh_sections *s, size_t i);
 /* Section by name ("debug_x" also finds a ".zdebug_x"), or NULL. */
 const struct jh_section *jh_sections_find(const struct jh_sections *s, const char *name);
+/* The index of that section, 0 if none. */
+size_t jh_sections_index(const struct jh_sections *s, const char *name);
 /*
  * Compressed sections are inflated on first access through jh_sections_at
  * or jh_sections_find (thread-safe). If the compressed bytes turn out to be
@@ -48,6 +50,23 @@ const struct jh_section *jh_sections_find(const struct jh_sections *s, const cha
  */
 const struct jh_section *jh_sections_peek(const struct jh_sections *s, size_t i);
 void jh_sections_prefetch(const struct jh_sections *s, const char *const *names, int jobs);
+/*
+ * Streaming: jh_sections_stream starts inflating compressed section i on a
+ * thread of its own, chunk bytes at a time (0: a default), and returns 0;
+ * -1 when the section is not compressed, already inflated, or no thread
+ * starts (nothing changed). From then on jh_sections_at/find on it block
+ * until it is complete, as does close; jh_sections_partial gives it at once,
+ * with data pointing at the buffer being filled, and jh_sections_wait
+ * blocks until its first n bytes are final and returns how many are (>= n,
+ * or fewer when the inflate failed: the rest must not be read). For a
+ * section not streamed, partial is jh_sections_at and wait returns the
+ * size (0 if data is NULL). guard (tests): the part not yet final is
+ * mapped PROT_NONE, so an early reader crashes; the inflate waits for a
+ * first blocked reader, then goes slowly.
+ */
+int jh_sections_stream(const struct jh_sections *s, size_t i, uint64_t chunk, int guard);
+const struct jh_section *jh_sections_partial(const struct jh_sections *s, size_t i);
+uint64_t jh_sections_wait(const struct jh_sections *s, size_t i, uint64_t n);
 int jh_sections_is_64bit(const struct jh_sections *s);
 int jh_sections_is_big_endian(const struct jh_sections *s);
 uint16_t jh_sections_machine(const struct jh_sections *s);

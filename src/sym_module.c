@@ -5,6 +5,7 @@
 #include "sym_module.h"
 
 #include "debug_find.h"
+#include "jh_trace.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -42,7 +43,9 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 	jh_sb_release(&tried);
 	if (m->alt)
 		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
+	JH_TRACE("module %s: sections open", m->mappath);
 	m->dw = jh_dwarf_open(m->secs, m->altsecs, &d);
+	JH_TRACE("module %s: dwarf open", m->mappath);
 	if (!m->dw && d.msg[0])
 		jh_warn("%s: unusable DWARF, using symbols only: %s", jh_elf_image_path(m->dbg),
 			d.msg);
@@ -89,6 +92,7 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	jh_elf_image_lookup(m->symimg, 0);
 	if (m->symfallback)
 		jh_elf_image_lookup(m->symfallback, 0);
+	JH_TRACE("module %s: symbols", m->mappath);
 	return m;
 }
 

@@ -11,6 +11,7 @@
 #include "jeheap/symbolize.h"
 
 #include "jh_demangle.h"
+#include "jh_trace.h"
 #include "sym_module.h"
 
 #include <elf.h>
@@ -413,6 +414,7 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d)
 {
 	struct range *r, *x;
+	JH_TRACE("symbolize: %zu pcs", npcs);
 	size_t nr = build_ranges(s, maps, nmaps, &r);
 	size_t nx = build_extra(s, nmaps, &x);
 	struct where *w = xmalloc(jh_st_mult(npcs ? npcs : 1, sizeof(*w)));
@@ -420,7 +422,9 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		locate(r, nr, x, nx, pcs[i], &w[i]);
 	free(r);
 	free(x);
+	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
+	JH_TRACE("symbolize: resolved");
 	if (rc == 0) {
 		struct jh_u64map xl;
 		jh_u64map_init(&xl);
@@ -435,5 +439,6 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		jh_u64map_release(&xl);
 	}
 	free(w);
+	JH_TRACE("symbolize: done");
 	return rc;
 }

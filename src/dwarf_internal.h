@@ -1,0 +1,69 @@
+/*
+ * dwarf_internal.h - what the lookup scheduler (dwarf_lookup.c, no
+ * libdwarf) shares with the libdwarf side (dwarf_index.c): the index
+ * object and per-thread handles.
+ */
+#ifndef JEHEAP_DWARF_INTERNAL_H
+#define JEHEAP_DWARF_INTERNAL_H
+
+#include <pthread.h>
+
+#include "dwarf_batch.h"
+#include "dwarf_index.h"
+#include "dwarf_stream.h"
+#include "dwarf_walk.h"
+
+struct jh_dwh; /* one thread's libdwarf handles (main + alt file) */
+
+/* A compile unit of the index: header and unit-DIE offsets, size in bytes. */
+struct jh_cu {
+	uint64_t hdr_off, die_off, size;
+};
+
+struct jh_dwarf {
+	const struct jh_sections *main, *alt;
+	struct jh_dwarf_secs secs; /* .debug_info, abbrev, rnglists, ranges, addr */
+	const struct jh_section *line, *alt_info, *alt_str;
+	struct jh_cu *cus;
+	size_t ncus, acus;
+	struct jh_sched_range *ranges; /* address -> CU index, sorted, disjoint */
+	size_t nranges;
+	char walk; /* JH_DWARF_WALK (tests): 'f' scanner only, 'l' libdwarf only */
+	pthread_mutex_t pool_lock;
+	struct jh_dwh **pool;
+	size_t npool, apool;
+	struct jh_dwh **all;
+	size_t nall, aall;
+	/*
+	 * Streaming: .debug_info (section info_idx) still inflating after open.
+	 * index_state 0: cus/ranges not built yet (spec: the index from
+	 * .debug_aranges alone); 1 built; -1 the DWARF turned out unusable.
+	 */
+	int streaming;
+	size_t info_idx;
+	struct jh_units units;
+	struct jh_sched_range *spec;
+	size_t nspec;
+	pthread_mutex_t index_lock;
+	int index_state;
+};
+
+struct jh_dwh *jh_dwh_get(struct jh_dwarf *dw);
+void jh_dwh_put(struct jh_dwh *h);
+/*
+ * Resolves task k (queries qs[k->q0 .. k->q1)) in the unit with header at
+ * hdr_off and unit DIE at die_off. spec: the unit's bytes [lo, hi) are
+ * final but the rest of .debug_info may not be (references outside are
+ * waited for).
+ */
+void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
+		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi);
+/* dwarf_index.c: builds cus/ranges from the complete .debug_info: 0 or -1 with d set. */
+int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d);
+/*
+ * dwarf_lookup.c: builds cus/ranges once .debug_info is complete (waits for
+ * it), if not yet done: 0, or -1 when the DWARF is unusable (warned once).
+ */
+int jh_dwarf_finish_index(struct jh_dwarf *dw);
+
+#endif

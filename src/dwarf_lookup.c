@@ -1,0 +1,240 @@
+/*
+ * dwarf_lookup.c - jh_dwarf_lookup: the addresses grouped by compile unit
+ * (dwarf_batch.c), units resolved by worker threads, each with its own
+ * libdwarf handles (dwarf_index.c).
+ *
+ * While a streamed .debug_info is still inflating, the first lookup
+ * speculates: units come from .debug_aranges alone, are taken in section
+ * order, and each waits until its bytes are final; one thread fewer works
+ * until the inflate is done (it has that core), and the last thread then
+ * builds the full index. The answers stand only if the full index puts
+ * every address in the same unit (same header and unit DIE) as the
+ * speculation did; otherwise the lookup runs again on the full index.
+ * Either way the answers are those of the full index.
+ */
+#include "dwarf_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jh_trace.h"
+
+static int cmp_cu_off(const void *key, const void *elem)
+{
+	uint64_t k = *(const uint64_t *)key, o = ((const struct jh_cu *)elem)->hdr_off;
+	return k < o ? -1 : k > o;
+}
+
+/* unit_of[i]: index into cus (sorted by hdr_off) of the unit ranges r give addrs[i]. */
+static void assign_units(const struct jh_sched_range *r, size_t nr, const struct jh_cu *cus,
+			 size_t ncus, const uint64_t *addrs, size_t n, size_t *unit_of)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = jh_sched_find(r, nr, addrs[i]);
+		const struct jh_cu *cu = off == UINT64_MAX || !ncus ? NULL
+			: bsearch(&off, cus, ncus, sizeof(*cus), cmp_cu_off);
+		unit_of[i] = cu ? (size_t)(cu - cus) : SIZE_MAX;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The speculative units: every header offset r gives an address (die_off unknown). */
+static size_t spec_units(const struct jh_sched_range *r, size_t nr, const uint64_t *addrs, size_t n,
+			 struct jh_cu **out)
+{
+	uint64_t *k = xmalloc(jh_st_mult(n + 1, sizeof(*k)));
+	size_t nk = 0, nu = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((k[nk] = jh_sched_find(r, nr, addrs[i])) != UINT64_MAX)
+			nk++;
+	jh_qsort(k, nk, sizeof(*k), cmp_u64);
+	struct jh_cu *cus = xcalloc(nk + 1, sizeof(*cus));
+	for (size_t i = 0; i < nk; i++)
+		if (!nu || cus[nu - 1].hdr_off != k[i])
+			cus[nu++] = (struct jh_cu){k[i], UINT64_MAX, 0};
+	free(k);
+	*out = cus;
+	return nu;
+}
+
+int jh_dwarf_finish_index(struct jh_dwarf *dw)
+{
+	pthread_mutex_lock(&dw->index_lock);
+	if (dw->index_state == 0) {
+		struct jh_diag d = {{0}, 0};
+		const char *path = jh_sections_path(dw->main);
+		int rc = !jh_sections_at(dw->main, dw->info_idx)->data /* waits for the inflate */
+			 ? jh_diag_set(&d, JH_EXIT_INPUT, path, 0, "corrupt compressed section .debug_info")
+			 : jh_dwarf_build_index(dw, &d);
+		dw->index_state = rc == 0 ? 1 : -1;
+		if (rc != 0) /* what open would have said */
+			jh_warn("%s: unusable DWARF, using symbols only: %s", path, d.msg);
+		JH_TRACE("dwarf: full index %zu units", dw->ncus);
+	}
+	int st = dw->index_state;
+	pthread_mutex_unlock(&dw->index_lock);
+	return st > 0 ? 0 : -1;
+}
+
+struct run {
+	struct jh_dwarf *dw;
+	struct jh_batch b;
+	struct jh_cu *spec; /* speculative units, or NULL */
+	size_t nspec;
+	int nthreads;
+	atomic_int started;
+};
+
+static void *worker_start(void *ctx)
+{
+	struct run *r = ctx;
+	if (r->spec) {
+		int t = atomic_fetch_add(&r->started, 1);
+		if (t > 0 && t >= r->nthreads - 1)
+			jh_dwarf_finish_index(r->dw); /* waits for the inflate */
+	}
+	return jh_dwh_get(r->dw);
+}
+
+static void worker_run(void *ctx, void *w, size_t i)
+{
+	struct run *r = ctx;
+	struct jh_batch_task *k = &r->b.tasks[r->b.order[i]];
+	if (!r->spec) {
+		const struct jh_cu *cu = &r->dw->cus[k->unit];
+		jh_dwh_unit(w, k, r->b.qs, cu->hdr_off, cu->die_off, 0, 0, 0);
+		return;
+	}
+	struct jh_cu *cu = &r->spec[k->unit];
+	uint64_t lo, hi;
+	if (jh_units_wait(&r->dw->units, cu->hdr_off, &lo, &hi) != 0 || lo != cu->hdr_off ||
+	    (cu->die_off = jh_units_die_off(&r->dw->units, lo, hi)) == UINT64_MAX) {
+		k->failed = 1;
+		return;
+	}
+	jh_dwh_unit(w, k, r->b.qs, cu->hdr_off, cu->die_off, 1, lo, hi);
+}
+
+static void worker_stop(void *ctx, void *w)
+{
+	(void)ctx;
+	jh_dwh_put(w);
+}
+
+/* Runs the batch r->b; returns how many tasks ran. */
+static size_t run_batch(struct run *r, int jobs)
+{
+	size_t ntasks = r->b.ntasks;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	r->nthreads = jobs > 0 ? jobs : ncpu > 0 ? (int)ncpu : 1;
+	if ((size_t)r->nthreads > ntasks)
+		r->nthreads = (int)ntasks;
+	atomic_init(&r->started, 0);
+	JH_TRACE("dwarf: lookup %zu units%s", ntasks, r->spec ? " (speculative)" : "");
+	size_t ran = jh_sched_parallel(ntasks, jobs, r, worker_start, worker_run, worker_stop);
+	JH_TRACE("dwarf: lookup done");
+	return ran;
+}
+
+/* The speculation holds: every address in the unit, with the unit DIE, of the full index. */
+static int spec_valid(const struct run *r, const size_t *spec_of, const uint64_t *addrs, size_t n)
+{
+	const struct jh_dwarf *dw = r->dw;
+	for (size_t k = 0; k < r->b.ntasks; k++)
+		if (r->b.tasks[k].failed)
+			return 0;
+	size_t *final_of = xmalloc(jh_st_mult(n + 1, sizeof(*final_of)));
+	assign_units(dw->ranges, dw->nranges, dw->cus, dw->ncus, addrs, n, final_of);
+	int ok = 1;
+	for (size_t i = 0; i < n && ok; i++) {
+		size_t s = spec_of[i], f = final_of[i];
+		ok = s == SIZE_MAX ? f == SIZE_MAX
+			: f != SIZE_MAX && r->spec[s].hdr_off == dw->cus[f].hdr_off &&
+			  r->spec[s].die_off == dw->cus[f].die_off;
+	}
+	free(final_of);
+	return ok;
+}
+
+static void no_answers(size_t n, struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames,
+		       size_t *nframes)
+{
+	memset(ans, 0, n * sizeof(*ans));
+	*frames = xmalloc(sizeof(**frames));
+	*nframes = 0;
+}
+
+/*
+ * The speculative lookup: 1 when its answers are final (also when the DWARF
+ * turned out unusable: none), 0 when the lookup must run on the full index.
+ */
+static int lookup_spec(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jobs,
+		       struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes)
+{
+	struct run r = {.dw = dw};
+	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
+	r.nspec = spec_units(dw->spec, dw->nspec, addrs, n, &r.spec);
+	assign_units(dw->spec, dw->nspec, r.spec, r.nspec, addrs, n, unit_of);
+	jh_batch_init(&r.b, addrs, unit_of, n, NULL); /* section order */
+	size_t ran = run_batch(&r, jobs);
+	int usable = jh_dwarf_finish_index(dw) == 0;
+	int ok = usable && ran == r.b.ntasks && spec_valid(&r, unit_of, addrs, n);
+	jh_batch_collect(&r.b, n, ans, frames, nframes);
+	free(unit_of);
+	free(r.spec);
+	if (!usable) {
+		free(*frames);
+		no_answers(n, ans, frames, nframes);
+		return 1;
+	}
+	if (!ok) {
+		JH_TRACE("dwarf: speculation discarded");
+		free(*frames);
+		*frames = NULL;
+	}
+	return ok;
+}
+
+int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jobs,
+		    struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes,
+		    struct jh_diag *d)
+{
+	/* speculate while .debug_info inflates (and the full index is not there) */
+	if (dw->streaming && dw->nspec && n &&
+	    jh_sections_wait(dw->main, dw->info_idx, 0) < dw->secs.info->size) {
+		pthread_mutex_lock(&dw->index_lock);
+		int pending = dw->index_state == 0;
+		pthread_mutex_unlock(&dw->index_lock);
+		if (pending && lookup_spec(dw, addrs, n, jobs, ans, frames, nframes))
+			return 0;
+	}
+	if (jh_dwarf_finish_index(dw) != 0) {
+		no_answers(n, ans, frames, nframes);
+		return 0;
+	}
+	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
+	uint64_t *unit_size = xmalloc(jh_st_mult(dw->ncus + 1, sizeof(*unit_size)));
+	for (size_t i = 0; i < dw->ncus; i++)
+		unit_size[i] = dw->cus[i].size;
+	assign_units(dw->ranges, dw->nranges, dw->cus, dw->ncus, addrs, n, unit_of);
+	struct run r = {.dw = dw};
+	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
+	free(unit_of);
+	free(unit_size);
+	size_t ntasks = r.b.ntasks;
+	size_t ran = run_batch(&r, jobs);
+	size_t failed = jh_batch_collect(&r.b, n, ans, frames, nframes);
+	if (failed)
+		jh_warn("%s: %zu compile units unreadable", jh_sections_path(dw->main), failed);
+	if (ran < ntasks)
+		return jh_diag_set(d, JH_EXIT_INTERNAL, jh_sections_path(dw->main), 0,
+				   "libdwarf cannot open the DWARF");
+	return 0;
+}

@@ -248,8 +248,14 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		return -1;
 	if (s->c.p >= s->c.end)
 		return 0;
-	memset(d, 0, sizeof(*d));
+	/* field by field: a memset of the whole DIE per DIE was a third of the scan */
 	d->off = (uint64_t)(s->c.p - s->info);
+	d->tag = 0;
+	d->has_children = 0;
+	d->sibling = 0;
+	d->lo_kind = d->hi_kind = d->has_ranges = 0;
+	d->has_addr_base = d->has_rnglists_base = 0;
+	d->call_file = d->call_line = 0;
 	uint64_t code = uleb(s);
 	if (s->c.bad)
 		return -1;
@@ -275,6 +281,10 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		}
 		s->c.p += a->fixed;
 		return 1;
+	}
+	if (sub) {
+		d->lo = d->hi = d->ranges = d->addr_base = d->rnglists_base = 0;
+		d->ranges_form = 0;
 	}
 	for (size_t i = 0; i < a->n; i++) {
 		const struct jh_scan_attr *at = &s->attrs[a->first + i];

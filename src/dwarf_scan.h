@@ -36,7 +36,11 @@ struct jh_scan_die {
 	unsigned tag;        /* 0 for the null entry that ends a sibling list */
 	int has_children;
 	uint64_t sibling;    /* global offset of DW_AT_sibling, 0 if none */
-	/* decoded for subprograms, inlined subroutines and the unit DIE only: */
+	/*
+	 * decoded for subprograms, inlined subroutines and the unit DIE only
+	 * (other DIEs: the kinds and has_ flags are 0, call_file/line 0, the
+	 * values they qualify not set):
+	 */
 	int lo_kind;         /* 0 none, 1 address, 2 .debug_addr index, 3 other */
 	int hi_kind;         /* 0 none, 1 address, 2 offset from low_pc, 3 other, 4 index */
 	uint64_t lo, hi;

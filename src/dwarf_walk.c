@@ -31,7 +31,7 @@ static void unit_info_init(struct jh_unit_info *u, const struct jh_dwarf_secs *d
 		u->addr.addr_base = cu->addr_base;
 	}
 	u->has_rl_base = cu->has_rnglists_base;
-	u->rl_base = cu->rnglists_base;
+	u->rl_base = cu->has_rnglists_base ? cu->rnglists_base : 0;
 }
 
 struct range_sink {

@@ -102,8 +102,10 @@ void jh_module_close(struct jh_module *m)
 		return;
 	if (m->dw)
 		jh_dwarf_close(m->dw);
+	JH_TRACE("close %s: dwarf", m->mappath);
 	if (m->secs)
 		jh_sections_close(m->secs);
+	JH_TRACE("close %s: sections", m->mappath);
 	if (m->altsecs)
 		jh_sections_close(m->altsecs);
 	if (m->alt)

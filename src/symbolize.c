@@ -10,6 +10,7 @@
  */
 #include "jeheap/symbolize.h"
 
+#include "dwarf_sched.h"
 #include "jh_demangle.h"
 #include "jh_trace.h"
 #include "sym_module.h"
@@ -82,8 +83,10 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 {
 	if (!s)
 		return;
+	JH_TRACE("symbolizer: free");
 	for (size_t i = 0; i < s->nmods; i++)
 		jh_module_close(s->mods[i]);
+	JH_TRACE("symbolizer: modules closed");
 	free(s->mods);
 	free((char *)s->o.program);
 	free((char *)s->o.sysroot);
@@ -239,6 +242,52 @@ static const char *display_name(struct jh_symbolizer *s, const char *raw)
 	return (const char *)(uintptr_t)*v;
 }
 
+/* Demangles a batch of raw names on the symbolizer's threads. */
+struct demangle_job {
+	const char **raw;
+	char **out;
+	size_t n;
+};
+
+#define DEMANGLE_CHUNK 512
+
+static void demangle_chunk(void *ctx, void *w, size_t i)
+{
+	struct demangle_job *j = ctx;
+	(void)w;
+	for (size_t k = i * DEMANGLE_CHUNK; k < j->n && k < (i + 1) * DEMANGLE_CHUNK; k++)
+		j->out[k] = jh_demangle(j->raw[k]);
+}
+
+/*
+ * Fills the display-name cache for the n raw names (repeats and cached ones
+ * allowed) with every thread: what display_name would do, in parallel.
+ */
+static void demangle_all(struct jh_symbolizer *s, const char **names, size_t n)
+{
+	struct demangle_job j = {xmalloc(jh_st_mult(n + 1, sizeof(char *))), NULL, 0};
+	for (size_t i = 0; i < n; i++) {
+		int added;
+		if (!names[i])
+			continue;
+		uint64_t *v = jh_u64map_put(&s->demangled, (uint64_t)(uintptr_t)names[i], &added);
+		if (added) {
+			*v = 0; /* to be filled below */
+			j.raw[j.n++] = names[i];
+		}
+	}
+	j.out = xcalloc(j.n + 1, sizeof(char *));
+	jh_sched_parallel((j.n + DEMANGLE_CHUNK - 1) / DEMANGLE_CHUNK, j.n < 2 * DEMANGLE_CHUNK ? 1 : s->o.jobs,
+			  &j, NULL, demangle_chunk, NULL);
+	for (size_t i = 0; i < j.n; i++) {
+		*jh_u64map_get(&s->demangled, (uint64_t)(uintptr_t)j.raw[i]) =
+			(uint64_t)(uintptr_t)jh_intern(&s->names, j.out[i] ? j.out[i] : j.raw[i]);
+		free(j.out[i]);
+	}
+	free(j.raw);
+	free(j.out);
+}
+
 static void add_frame(struct jh_symbolizer *s, const char *func, const char *file, uint32_t line)
 {
 	JH_GROW(s->frames, s->nframes + 1, s->aframes);
@@ -284,6 +333,18 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 			return -1;
 		}
 	}
+	/* the names the answers show, demangled first on every thread */
+	const char **raw = xmalloc(jh_st_mult(ndf + n + 1, sizeof(*raw)));
+	size_t nraw = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!ans || !ans[i].nframes)
+			continue;
+		const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a[i]);
+		for (uint32_t k = 0; k < ans[i].nframes; k++)
+			raw[nraw++] = k == 0 && sym ? sym->name : df[ans[i].first + k].name;
+	}
+	demangle_all(s, raw, nraw);
+	free(raw);
 	for (size_t i = 0; i < n; i++) {
 		if (!ans || !ans[i].nframes) {
 			resolve_by_symbol(s, m, a[i], &c[i]);

@@ -334,23 +334,27 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 		}
 	}
 	/* the names the answers show, demangled first on every thread */
+	JH_TRACE("resolve: %zu answers", n);
+	const struct jh_elf_sym **syms = xcalloc(n + 1, sizeof(*syms));
 	const char **raw = xmalloc(jh_st_mult(ndf + n + 1, sizeof(*raw)));
 	size_t nraw = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!ans || !ans[i].nframes)
 			continue;
-		const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a[i]);
+		const struct jh_elf_sym *sym = syms[i] = jh_elf_image_lookup(m->symimg, a[i]);
 		for (uint32_t k = 0; k < ans[i].nframes; k++)
 			raw[nraw++] = k == 0 && sym ? sym->name : df[ans[i].first + k].name;
 	}
+	JH_TRACE("resolve: symbols");
 	demangle_all(s, raw, nraw);
 	free(raw);
+	JH_TRACE("resolve: demangled");
 	for (size_t i = 0; i < n; i++) {
 		if (!ans || !ans[i].nframes) {
 			resolve_by_symbol(s, m, a[i], &c[i]);
 			continue;
 		}
-		const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a[i]);
+		const struct jh_elf_sym *sym = syms[i];
 		c[i].status = JH_SYM_FULL;
 		c[i].first = (uint32_t)s->nframes;
 		c[i].nframes = ans[i].nframes;
@@ -363,6 +367,8 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 	for (size_t i = 0; i < n; i++)
 		*jh_u64map_put(&m->cache, a[i], NULL) = s->nres + i;
 	s->nres += n;
+	JH_TRACE("resolve: copied");
+	free(syms);
 	free(ans);
 	free(df);
 	return 0;

@@ -23,6 +23,20 @@ struct jh_abbrev {
 	int64_t fixed;     /* byte size of the attribute values if constant, else -1 */
 	int64_t sib_at;    /* offset of a DW_AT_sibling value inside them, or -1 */
 	unsigned sib_form;
+	int64_t plan;      /* variable size: its skip plan in ops, or -1 */
+	size_t nplan;
+};
+
+/*
+ * One step over a DIE's attribute values: n bytes, a LEB128, a string, a
+ * block, a DW_AT_sibling of n bytes, or (subroutines and units) a value
+ * the resolver needs, attrs[n], read and decoded.
+ */
+enum { OP_FIXED, OP_LEB, OP_STRING, OP_BLOCK1, OP_BLOCK2, OP_BLOCK4, OP_BLOCKLEB, OP_SIBLING, OP_READ };
+struct jh_scan_op {
+	uint8_t kind;
+	uint16_t form;
+	uint32_t n;
 };
 
 /* DW_TAG_*, DW_AT_*, DW_FORM_* values used here (DWARF 5 and GNU). */
@@ -56,7 +70,7 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 			return -1;
 		if (code == 0)
 			break;
-		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0, -1, -1, 0};
+		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0, -1, -1, 0, -1, 0};
 		a.children = (int)jh_cur_uint(&c, 1);
 		for (;;) {
 			uint64_t at = jh_cur_uleb(&c), form = jh_cur_uleb(&c);
@@ -93,9 +107,67 @@ static int form_size(const struct jh_scan *s, unsigned form)
 	return -1;
 }
 
-/* Precomputes the constant-size skip of each abbreviation. */
+/* The skip step for a variable-size form; -1 if there is none (indirect, unknown). */
+static int skip_kind(unsigned form)
+{
+	switch (form) {
+	case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23:
+	case 0x1f01: case 0x1f02:
+		return OP_LEB;
+	case 0x08: return OP_STRING;
+	case 0x0a: return OP_BLOCK1;
+	case 0x03: return OP_BLOCK2;
+	case 0x04: return OP_BLOCK4;
+	case 0x09: case 0x18: return OP_BLOCKLEB;
+	}
+	return -1;
+}
+
+static int is_sub(unsigned tag)
+{
+	return tag == TAG_subprogram || tag == TAG_inlined || tag == TAG_compile_unit ||
+	       tag == TAG_partial_unit;
+}
+
+/* The attributes jh_scan_next decodes for subroutines and units. */
+static int wanted(unsigned at)
+{
+	return at == AT_low_pc || at == AT_high_pc || at == AT_ranges || at == AT_addr_base ||
+	       at == AT_GNU_addr_base || at == AT_rnglists_base || at == AT_GNU_ranges_base ||
+	       at == AT_call_file || at == AT_call_line;
+}
+
+/* The plan for abbreviation a (consecutive fixed sizes merged); none if a form is not plannable. */
+static void plan_abbrev(struct jh_scan *s, struct jh_abbrev *a, size_t *aops)
+{
+	size_t start = s->nops;
+	int sub = is_sub(a->tag);
+	for (size_t j = 0; j < a->n; j++) {
+		const struct jh_scan_attr *at = &s->attrs[a->first + j];
+		int n = form_size(s, at->form), kind = n >= 0 ? OP_FIXED : skip_kind(at->form);
+		if (at->at == AT_sibling)
+			kind = n > 0 && at->form >= 0x10 && at->form <= 0x14 ? OP_SIBLING : -1;
+		else if (sub && wanted(at->at) && kind >= 0 && at->form != 0x16)
+			kind = OP_READ, n = (int)(a->first + j);
+		if (kind < 0) {
+			s->nops = start; /* the general path reads this one */
+			return;
+		}
+		if (kind == OP_FIXED && s->nops > start && s->ops[s->nops - 1].kind == OP_FIXED) {
+			s->ops[s->nops - 1].n += (uint32_t)n;
+			continue;
+		}
+		JH_GROW(s->ops, s->nops + 1, *aops);
+		s->ops[s->nops++] = (struct jh_scan_op){(uint8_t)kind, at->form, n > 0 ? (uint32_t)n : 0};
+	}
+	a->plan = (int64_t)start;
+	a->nplan = s->nops - start;
+}
+
+/* Precomputes the constant-size skip of each abbreviation, or its skip plan. */
 static void size_abbrevs(struct jh_scan *s)
 {
+	size_t aops = 0;
 	for (size_t i = 0; i < s->nab; i++) {
 		struct jh_abbrev *a = &s->ab[i];
 		a->fixed = 0;
@@ -109,6 +181,8 @@ static void size_abbrevs(struct jh_scan *s)
 			}
 			a->fixed = n < 0 ? -1 : a->fixed + n;
 		}
+		if (a->fixed < 0 || is_sub(a->tag))
+			plan_abbrev(s, a, &aops);
 	}
 }
 
@@ -170,8 +244,10 @@ void jh_scan_close(struct jh_scan *s)
 {
 	free(s->ab);
 	free(s->attrs);
+	free(s->ops);
 	s->ab = NULL;
 	s->attrs = NULL;
+	s->ops = NULL;
 }
 
 /* Reads one attribute value: *v gets constants/addresses/offsets. */
@@ -242,6 +318,107 @@ static int is_const_form(unsigned form)
 	       form == 0x21 || form == 0x0d;
 }
 
+/* Keeps a subroutine's or unit's attribute value that the resolver needs. */
+static void take_attr(struct jh_scan_die *d, unsigned at, unsigned form, uint64_t v)
+{
+	switch (at) {
+	case AT_low_pc:
+		d->lo_kind = is_addr_form(form) ? 1 : is_index_form(form) ? 2 : 3;
+		d->lo = v;
+		break;
+	case AT_high_pc:
+		d->hi_kind = is_addr_form(form)    ? 1
+			     : is_const_form(form) ? 2
+			     : is_index_form(form) ? 4
+						   : 3;
+		d->hi = v;
+		break;
+	case AT_ranges:
+		d->has_ranges = 1;
+		d->ranges_form = form;
+		d->ranges = v;
+		break;
+	case AT_addr_base:
+	case AT_GNU_addr_base:
+		d->has_addr_base = 1;
+		d->addr_base = v;
+		break;
+	case AT_rnglists_base:
+	case AT_GNU_ranges_base:
+		d->has_rnglists_base = 1;
+		d->rnglists_base = v;
+		break;
+	case AT_call_file:
+		d->call_file = is_const_form(form) ? v : 0;
+		break;
+	case AT_call_line:
+		d->call_line = is_const_form(form) ? v : 0;
+		break;
+	}
+}
+
+/* Steps over a DIE's values by its abbreviation's plan: 1, or -1 (bad). */
+static int skip_planned(struct jh_scan *s, const struct jh_abbrev *a, struct jh_scan_die *d)
+{
+	const unsigned char *p = s->c.p, *end = s->c.end;
+	for (size_t i = 0; i < a->nplan; i++) {
+		const struct jh_scan_op *op = &s->ops[a->plan + (int64_t)i];
+		uint64_t n = op->n;
+		switch (op->kind) {
+		case OP_LEB:
+			while (p < end && (*p & 0x80))
+				p++;
+			if (p >= end)
+				goto bad;
+			p++;
+			continue;
+		case OP_STRING: {
+			const unsigned char *q = memchr(p, 0, (size_t)(end - p));
+			if (!q)
+				goto bad;
+			p = q + 1;
+			continue;
+		}
+		case OP_BLOCK1: case OP_BLOCK2: case OP_BLOCK4: case OP_BLOCKLEB: {
+			struct jh_cur c = {p, end, 0};
+			n = op->kind == OP_BLOCKLEB ? jh_cur_uleb(&c)
+				: jh_cur_uint(&c, op->kind == OP_BLOCK1 ? 1 : op->kind == OP_BLOCK2 ? 2 : 4);
+			if (c.bad)
+				goto bad;
+			p = c.p;
+			break;
+		}
+		case OP_SIBLING: {
+			struct jh_cur c = {p, end, 0};
+			uint64_t v = jh_cur_uint(&c, op->n);
+			if (c.bad)
+				goto bad;
+			d->sibling = op->form == 0x10 ? v : s->cu_off + v;
+			break;
+		}
+		case OP_READ: {
+			const struct jh_scan_attr *at = &s->attrs[op->n];
+			uint64_t v;
+			s->c.p = p;
+			if (read_form(s, at->form, at->implicit, &v) != 0)
+				goto bad;
+			p = s->c.p;
+			take_attr(d, at->at, at->form, v);
+			continue;
+		}
+		}
+		if (n > (uint64_t)(end - p))
+			goto bad;
+		p += n;
+	}
+	s->c.p = p;
+	return 1;
+bad:
+	s->c.bad = 1;
+	s->c.p = end;
+	return -1;
+}
+
 int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 {
 	if (s->c.bad)
@@ -266,8 +443,7 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		return -1;
 	d->tag = a->tag;
 	d->has_children = a->children;
-	int sub = a->tag == TAG_subprogram || a->tag == TAG_inlined ||
-		  a->tag == TAG_compile_unit || a->tag == TAG_partial_unit;
+	int sub = is_sub(a->tag);
 	if (!sub && a->fixed >= 0) { /* the common case: skip in one step */
 		if ((uint64_t)(s->c.end - s->c.p) < (uint64_t)a->fixed)
 			return -1;
@@ -286,6 +462,8 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		d->lo = d->hi = d->ranges = d->addr_base = d->rnglists_base = 0;
 		d->ranges_form = 0;
 	}
+	if (a->plan >= 0)
+		return skip_planned(s, a, d);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct jh_scan_attr *at = &s->attrs[a->first + i];
 		uint64_t v;
@@ -305,42 +483,8 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 				d->sibling = s->cu_off + v;
 			continue;
 		}
-		if (!sub)
-			continue;
-		switch (at->at) {
-		case AT_low_pc:
-			d->lo_kind = is_addr_form(form) ? 1 : is_index_form(form) ? 2 : 3;
-			d->lo = v;
-			break;
-		case AT_high_pc:
-			d->hi_kind = is_addr_form(form)    ? 1
-				     : is_const_form(form) ? 2
-				     : is_index_form(form) ? 4
-							   : 3;
-			d->hi = v;
-			break;
-		case AT_ranges:
-			d->has_ranges = 1;
-			d->ranges_form = form;
-			d->ranges = v;
-			break;
-		case AT_addr_base:
-		case AT_GNU_addr_base:
-			d->has_addr_base = 1;
-			d->addr_base = v;
-			break;
-		case AT_rnglists_base:
-		case AT_GNU_ranges_base:
-			d->has_rnglists_base = 1;
-			d->rnglists_base = v;
-			break;
-		case AT_call_file:
-			d->call_file = is_const_form(form) ? v : 0;
-			break;
-		case AT_call_line:
-			d->call_line = is_const_form(form) ? v : 0;
-			break;
-		}
+		if (sub)
+			take_attr(d, at->at, form, v);
 	}
 	return 1;
 }

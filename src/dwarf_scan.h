@@ -28,6 +28,8 @@ struct jh_scan {
 	size_t nab;
 	struct jh_scan_attr *attrs;
 	size_t nattrs;
+	struct jh_scan_op *ops; /* skip plans of the variable-size abbreviations */
+	size_t nops;
 };
 
 /* One DIE as the scanner saw it. */

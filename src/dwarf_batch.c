@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jeheap/base.h"
+#include "jh_demangle.h"
 
 static int cmp_query(const void *a, const void *b)
 {
@@ -56,10 +57,11 @@ void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit
 	}
 }
 
-void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *file, uint32_t line)
+void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *display, const char *file,
+		   uint32_t line)
 {
 	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, file, line};
+	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, display, file, line};
 }
 
 size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *ans,
@@ -104,15 +106,29 @@ static const char *file_name(const struct jh_unit_tables *t, struct jh_intern *s
 	return idx < (uint64_t)t->nfiles ? jh_intern(strings, t->files[idx]) : NULL;
 }
 
+static const char *demangled(struct jh_intern *strings, struct jh_u64map *display, const char *raw)
+{
+	if (!raw)
+		return NULL;
+	int added;
+	uint64_t *v = jh_u64map_put(display, (uint64_t)(uintptr_t)raw, &added);
+	if (added) {
+		char *dm = jh_demangle(raw);
+		*v = (uint64_t)(uintptr_t)(dm ? jh_intern(strings, dm) : raw);
+		free(dm);
+	}
+	return (const char *)(uintptr_t)*v;
+}
+
 void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const struct jh_unit_tables *t,
-		     uint64_t leaf, struct jh_intern *strings,
+		     uint64_t leaf, struct jh_intern *strings, struct jh_u64map *display,
 		     const char *(*name)(void *ctx, uint64_t die_off), void *ctx)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			jh_batch_emit(k, NULL, file_name(t, strings, row->file), row->line);
+			jh_batch_emit(k, NULL, NULL, file_name(t, strings, row->file), row->line);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
@@ -124,12 +140,12 @@ void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const st
 	}
 	for (size_t j = n; j-- > 0;) { /* outermost first */
 		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
-		const char *nm = name(ctx, nd->die_off);
+		const char *nm = name(ctx, nd->die_off), *dm = demangled(strings, display, nm);
 		if (j == 0) {
-			jh_batch_emit(k, nm, row ? file_name(t, strings, row->file) : NULL, row ? row->line : 0);
+			jh_batch_emit(k, nm, dm, row ? file_name(t, strings, row->file) : NULL, row ? row->line : 0);
 		} else {
 			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
-			jh_batch_emit(k, nm, file_name(t, strings, in->call_file), in->call_line);
+			jh_batch_emit(k, nm, dm, file_name(t, strings, in->call_file), in->call_line);
 		}
 	}
 	q->n = (uint32_t)n;

@@ -16,8 +16,7 @@
  * Dwarf_Debug; references and strings in alt forms are routed to it by
  * form, reading the raw value bytes where libdwarf cannot (ref_sup4/8,
  * strp_alt, strp_sup). JH_DWARF_WALK=fast|libdwarf (tests) forces a walker.
- * A big compressed .debug_info is streamed (dwarf_stream.h): open indexes
- * from .debug_aranges alone, the full index waits for the whole section.
+ * jh_dwarf_open and the lookup's scheduling are in dwarf_lookup.c.
  */
 #include "dwarf_internal.h"
 
@@ -49,6 +48,7 @@ struct jh_dwh {
 	Dwarf_Obj_Access_Interface iface, alt_iface;
 	struct jh_intern strings;
 	struct jh_u64map names; /* die offset (| ALT_BIT) -> interned name + 1 */
+	struct jh_u64map display; /* interned name -> its demangled form */
 	int spec;               /* .debug_info final only in [lo, hi) for sure */
 	uint64_t lo, hi;
 };
@@ -170,6 +170,7 @@ static void handle_free(struct jh_dwh *h)
 		dwarf_dealloc_error(NULL, err);
 	jh_intern_release(&h->strings);
 	jh_u64map_release(&h->names);
+	jh_u64map_release(&h->display);
 	free(h);
 }
 
@@ -179,6 +180,7 @@ static struct jh_dwh *handle_new(struct jh_dwarf *dw)
 	h->dw = dw;
 	jh_intern_init(&h->strings);
 	jh_u64map_init(&h->names);
+	jh_u64map_init(&h->display);
 	if (open_dbg(dw->main, &h->ctx, &h->iface, &h->dbg) != 0) {
 		handle_free(h);
 		return NULL;
@@ -583,7 +585,7 @@ void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_quer
 	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
-		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, unit_name, h);
+		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, &h->display, unit_name, h);
 	free(addrs);
 	free(leaf);
 
@@ -628,17 +630,32 @@ static void read_aranges(Dwarf_Debug dbg, struct jh_rangevec *rv, struct jh_u64m
 	dwarf_dealloc(dbg, ar, DW_DLA_LIST);
 }
 
-static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d)
+/*
+ * The address -> CU index. streamed: .debug_info may still be inflating;
+ * each unit is waited for (jh_units_wait) before libdwarf reads it, and the
+ * aranges are taken without the unit-header check that reads .debug_info
+ * (*arv, *covered: what was used, for jh_dwarf_build_index to compare).
+ * Returns 0 (*partly: libdwarf stopped early), -1 with d set, or -2 when a
+ * streamed unit never arrived (the inflate failed).
+ */
+static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d, int streamed,
+		       struct jh_rangevec *arv, struct jh_u64map *covered, int *partly)
 {
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
 	struct jh_rangevec rv = {NULL, 0, 0};
-	struct jh_u64map covered;
-	jh_u64map_init(&covered);
-	read_aranges(dbg, &rv, &covered, 1);
-	uint64_t off = 0;
+	read_aranges(dbg, arv, covered, !streamed);
+	for (size_t i = 0; i < arv->n; i++)
+		jh_rangevec_add(&rv, arv->v[i].lo, arv->v[i].hi, arv->v[i].key);
+	uint64_t off = 0, lo, hi;
 	int rc;
 	for (;;) {
+		if (streamed && off < dw->secs.info->size &&
+		    (jh_units_wait(&dw->units, off, &lo, &hi) != 0 ||
+		     (lo != off && jh_sections_wait(dw->main, dw->info_idx, UINT64_MAX) < dw->secs.info->size))) {
+			free(rv.v);
+			return -2;
+		}
 		Dwarf_Unsigned hlen = 0, toff = 0, next = 0;
 		Dwarf_Half ver = 0, asz = 0, lsz = 0, esz = 0, type = 0;
 		Dwarf_Off abbr = 0;
@@ -655,7 +672,7 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d)
 			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
 				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off, next - off};
-				if (!jh_u64map_get(&covered, off)) {
+				if (!jh_u64map_get(covered, off)) {
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
 						base = 0;
@@ -671,105 +688,43 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d)
 		}
 		off = next;
 	}
-	jh_u64map_release(&covered);
 	if (rc == DW_DLV_ERROR && dw->ncus == 0) {
 		free(rv.v);
 		return jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(dw->main), 0,
 				   "unreadable DWARF (.debug_info)");
 	}
-	if (rc == DW_DLV_ERROR)
-		jh_warn("%s: DWARF partly unreadable; %zu compile units used",
-			jh_sections_path(dw->main), dw->ncus);
+	*partly = rc == DW_DLV_ERROR;
 	dw->nranges = jh_sched_disjoint(rv.v, rv.n);
 	dw->ranges = rv.v;
 	return 0;
 }
 
-static const char *const prefetch_names[] = {
-	".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_line_str",
-	".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
-	".debug_str_offsets", NULL,
-};
-
-struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_sections *alt,
-			       struct jh_diag *d)
-{
-	d->code = 0;
-	d->msg[0] = 0;
-	const struct jh_section *info = NULL;
-	for (size_t i = 1; i < jh_sections_count(main); i++) {
-		const struct jh_section *s = jh_sections_peek(main, i);
-		if (!strcmp(s->name, ".debug_info") && s->type != 8 && s->size)
-			info = s;
-	}
-	if (!info)
-		return NULL;
-	pthread_once(&alloc_once, alloc_flag_once);
-	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
-	dw->main = main;
-	dw->alt = alt;
-	pthread_mutex_init(&dw->pool_lock, NULL);
-	pthread_mutex_init(&dw->index_lock, NULL);
-	dw->info_idx = jh_sections_index(main, ".debug_info");
-	dw->streaming = dw->info_idx && jh_units_stream(main, dw->info_idx) == 0;
-	/* the streamed section is left out; the rest on this thread then */
-	jh_sections_prefetch(main, prefetch_names, dw->streaming ? 1 : 0);
-	if (alt)
-		jh_sections_prefetch(alt, prefetch_names, 0);
-	JH_TRACE("dwarf: sections inflated");
-	dw->secs.info = dw->streaming ? jh_sections_partial(main, dw->info_idx)
-				      : jh_sections_find(main, ".debug_info");
-	dw->line = jh_sections_find(main, ".debug_line");
-	dw->secs.abbrev = jh_sections_find(main, ".debug_abbrev");
-	dw->secs.rnglists = jh_sections_find(main, ".debug_rnglists");
-	dw->secs.ranges = jh_sections_find(main, ".debug_ranges");
-	dw->secs.addr = jh_sections_find(main, ".debug_addr");
-	if (alt) {
-		dw->alt_info = jh_sections_find(alt, ".debug_info");
-		dw->alt_str = jh_sections_find(alt, ".debug_str");
-	}
-	const char *walk = getenv("JH_DWARF_WALK");
-	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
-	if (!dw->streaming && !dw->secs.info->data) {
-		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
-			    "corrupt compressed section .debug_info");
-		goto fail;
-	}
-	struct jh_dwh *h = jh_dwh_get(dw);
-	if (!h) {
-		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0, "libdwarf cannot read the DWARF");
-		goto fail;
-	}
-	int rc = 0;
-	if (dw->streaming) { /* the full index waits for the whole section */
-		struct jh_rangevec rv = {NULL, 0, 0};
-		read_aranges(h->dbg, &rv, NULL, 0);
-		dw->nspec = jh_sched_disjoint(rv.v, rv.n);
-		dw->spec = rv.v;
-		jh_units_init(&dw->units, main, dw->info_idx);
-	} else {
-		rc = build_index(dw, h, d);
-		dw->index_state = 1;
-	}
-	JH_TRACE("dwarf: index %zu units, %zu aranges", dw->ncus, dw->nspec);
-	jh_dwh_put(h);
-	if (rc != 0)
-		goto fail;
-	return dw;
-fail:
-	jh_dwarf_close(dw);
-	return NULL;
-}
-
-int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
+int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed, struct jh_rangevec *arv,
+			struct jh_u64map *covered, int *partly)
 {
 	struct jh_dwh *h = handle_new(dw); /* fresh: libdwarf's unit iteration from the start */
 	if (!h)
 		return jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(dw->main), 0,
 				   "libdwarf cannot read the DWARF");
-	int rc = build_index(dw, h, d);
+	int rc = build_index(dw, h, d, streamed, arv, covered, partly);
 	jh_dwh_put(h);
 	return rc;
+}
+
+void jh_dwarf_aranges(struct jh_dwarf *dw, struct jh_rangevec *arv, struct jh_u64map *covered,
+		      int with_die)
+{
+	struct jh_dwh *h = jh_dwh_get(dw);
+	if (h) {
+		read_aranges(h->dbg, arv, covered, with_die);
+		jh_dwh_put(h);
+	}
+}
+
+
+void jh_dwarf_init_once(void)
+{
+	pthread_once(&alloc_once, alloc_flag_once);
 }
 
 void jh_dwarf_close(struct jh_dwarf *dw)

@@ -48,6 +48,8 @@ struct jh_dwarf {
 	int index_state;
 };
 
+/* dwarf_index.c: libdwarf's process-wide settings, once. */
+void jh_dwarf_init_once(void);
 struct jh_dwh *jh_dwh_get(struct jh_dwarf *dw);
 void jh_dwh_put(struct jh_dwh *h);
 /*
@@ -58,7 +60,20 @@ void jh_dwh_put(struct jh_dwh *h);
  */
 void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
 		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi);
-/* dwarf_index.c: builds cus/ranges from the complete .debug_info: 0 or -1 with d set. */
+/*
+ * dwarf_index.c: one pass of the full index on a fresh handle. streamed:
+ * each unit is waited for before libdwarf reads it, and the aranges are
+ * taken without libdwarf's unit-header check (which reads anywhere in
+ * .debug_info); *arv, *covered: the aranges claims and units it used.
+ * Returns 0 (*partly: libdwarf stopped early), -1 with d set, or -2 when
+ * a streamed unit never arrived.
+ */
+int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed, struct jh_rangevec *arv,
+			struct jh_u64map *covered, int *partly);
+/* The .debug_aranges claims (keys: unit header offsets); with_die: with that check. */
+void jh_dwarf_aranges(struct jh_dwarf *dw, struct jh_rangevec *arv, struct jh_u64map *covered,
+		      int with_die);
+/* dwarf_lookup.c: builds cus/ranges (waiting for streamed units): 0 or -1 with d set. */
 int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d);
 /*
  * dwarf_lookup.c: builds cus/ranges once .debug_info is complete (waits for

@@ -1,16 +1,19 @@
 /*
- * dwarf_lookup.c - jh_dwarf_lookup: the addresses grouped by compile unit
- * (dwarf_batch.c), units resolved by worker threads, each with its own
- * libdwarf handles (dwarf_index.c).
+ * dwarf_lookup.c - jh_dwarf_open and jh_dwarf_lookup without libdwarf:
+ * sections, streaming and the full index's bookkeeping; the addresses
+ * grouped by compile unit (dwarf_batch.c), units resolved by worker
+ * threads, each with its own libdwarf handles (dwarf_index.c).
  *
- * While a streamed .debug_info is still inflating, the first lookup
- * speculates: units come from .debug_aranges alone, are taken in section
- * order, and each waits until its bytes are final; one thread fewer works
- * until the inflate is done (it has that core), and the last thread then
- * builds the full index. The answers stand only if the full index puts
- * every address in the same unit (same header and unit DIE) as the
- * speculation did; otherwise the lookup runs again on the full index.
- * Either way the answers are those of the full index.
+ * A big compressed .debug_info is streamed (dwarf_stream.h): open reads
+ * .debug_aranges only, and while the section still inflates the first
+ * lookup speculates: units come from .debug_aranges alone, are taken in
+ * section order, and each waits until its bytes are final; one thread
+ * fewer works meanwhile (the inflate has that core), and the last thread
+ * builds the full index, unit by unit as they arrive. The answers stand
+ * only if the full index puts every address in the same unit (same header
+ * and unit DIE) as the speculation did; otherwise the lookup runs again on
+ * the full index. Either way the answers are those of the full index.
+ * JH_DWARF_STREAM=off|on|guard (tests) overrides when to stream.
  */
 #include "dwarf_internal.h"
 
@@ -62,6 +65,131 @@ static size_t spec_units(const struct jh_sched_range *r, size_t nr, const uint64
 	free(k);
 	*out = cus;
 	return nu;
+}
+
+static const char *const prefetch_names[] = {
+	".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_line_str",
+	".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
+	".debug_str_offsets", NULL,
+};
+
+struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_sections *alt,
+			       struct jh_diag *d)
+{
+	d->code = 0;
+	d->msg[0] = 0;
+	const struct jh_section *info = NULL;
+	for (size_t i = 1; i < jh_sections_count(main); i++) {
+		const struct jh_section *s = jh_sections_peek(main, i);
+		if (!strcmp(s->name, ".debug_info") && s->type != 8 && s->size)
+			info = s;
+	}
+	if (!info)
+		return NULL;
+	jh_dwarf_init_once();
+	struct jh_dwarf *dw = xcalloc(1, sizeof(*dw));
+	dw->main = main;
+	dw->alt = alt;
+	pthread_mutex_init(&dw->pool_lock, NULL);
+	pthread_mutex_init(&dw->index_lock, NULL);
+	dw->info_idx = jh_sections_index(main, ".debug_info");
+	dw->streaming = dw->info_idx && jh_units_stream(main, dw->info_idx) == 0;
+	/* the streamed section is left out; the rest on this thread then */
+	jh_sections_prefetch(main, prefetch_names, dw->streaming ? 1 : 0);
+	if (alt)
+		jh_sections_prefetch(alt, prefetch_names, 0);
+	JH_TRACE("dwarf: sections inflated");
+	dw->secs.info = dw->streaming ? jh_sections_partial(main, dw->info_idx)
+				      : jh_sections_find(main, ".debug_info");
+	dw->line = jh_sections_find(main, ".debug_line");
+	dw->secs.abbrev = jh_sections_find(main, ".debug_abbrev");
+	dw->secs.rnglists = jh_sections_find(main, ".debug_rnglists");
+	dw->secs.ranges = jh_sections_find(main, ".debug_ranges");
+	dw->secs.addr = jh_sections_find(main, ".debug_addr");
+	if (alt) {
+		dw->alt_info = jh_sections_find(alt, ".debug_info");
+		dw->alt_str = jh_sections_find(alt, ".debug_str");
+	}
+	const char *walk = getenv("JH_DWARF_WALK");
+	dw->walk = walk && (walk[0] == 'f' || walk[0] == 'l') ? walk[0] : 0;
+	if (!dw->streaming && !dw->secs.info->data) {
+		jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
+			    "corrupt compressed section .debug_info");
+		goto fail;
+	}
+	if (!dw->streaming) {
+		dw->index_state = 1;
+		if (jh_dwarf_build_index(dw, d) != 0)
+			goto fail;
+	} else { /* the full index waits for the units; aranges now */
+		struct jh_dwh *h = jh_dwh_get(dw);
+		if (!h) {
+			jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0, "libdwarf cannot read the DWARF");
+			goto fail;
+		}
+		jh_dwh_put(h);
+		struct jh_rangevec rv = {NULL, 0, 0};
+		jh_dwarf_aranges(dw, &rv, NULL, 0);
+		dw->nspec = jh_sched_disjoint(rv.v, rv.n);
+		dw->spec = rv.v;
+		jh_units_init(&dw->units, main, dw->info_idx);
+	}
+	JH_TRACE("dwarf: index %zu units, %zu aranges", dw->ncus, dw->nspec);
+	return dw;
+fail:
+	jh_dwarf_close(dw);
+	return NULL;
+}
+
+static void index_reset(struct jh_dwarf *dw)
+{
+	free(dw->ranges);
+	dw->ranges = NULL;
+	dw->nranges = dw->ncus = 0;
+}
+
+/* Whether two aranges readings give the same claims and covered units. */
+static int same_aranges(const struct jh_rangevec *a, const struct jh_u64map *ca,
+			const struct jh_rangevec *b, const struct jh_u64map *cb)
+{
+	if (a->n != b->n || ca->nr != cb->nr ||
+	    (a->n && memcmp(a->v, b->v, a->n * sizeof(*a->v)) != 0))
+		return 0;
+	for (size_t i = 0; i < ca->cap; i++) /* UINT64_MAX marks a free slot */
+		if (ca->keys[i] != UINT64_MAX && !jh_u64map_get(cb, ca->keys[i]))
+			return 0;
+	return 1;
+}
+
+int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
+{
+	struct jh_rangevec arv = {NULL, 0, 0}, arv2 = {NULL, 0, 0};
+	struct jh_u64map cov, cov2;
+	jh_u64map_init(&cov);
+	jh_u64map_init(&cov2);
+	int partly = 0, rc = jh_dwarf_index_pass(dw, d, dw->streaming, &arv, &cov, &partly);
+	JH_TRACE("dwarf: index pass");
+	const char *path = jh_sections_path(dw->main);
+	if (dw->streaming && (rc == -2 || !jh_sections_at(dw->main, dw->info_idx)->data)) {
+		index_reset(dw); /* waits for the inflate: it failed */
+		rc = jh_diag_set(d, JH_EXIT_INPUT, path, 0, "corrupt compressed section .debug_info");
+	} else if (dw->streaming && rc == 0) {
+		/* the aranges with the unit-header check, as an unstreamed index takes them */
+		jh_dwarf_aranges(dw, &arv2, &cov2, 1);
+		if (!same_aranges(&arv, &cov, &arv2, &cov2)) { /* start over, unstreamed */
+			index_reset(dw);
+			arv.n = 0;
+			jh_u64map_release(&cov);
+			rc = jh_dwarf_index_pass(dw, d, 0, &arv, &cov, &partly);
+		}
+	}
+	if (rc == 0 && partly)
+		jh_warn("%s: DWARF partly unreadable; %zu compile units used", path, dw->ncus);
+	free(arv.v);
+	free(arv2.v);
+	jh_u64map_release(&cov);
+	jh_u64map_release(&cov2);
+	return rc;
 }
 
 int jh_dwarf_finish_index(struct jh_dwarf *dw)
@@ -125,6 +253,7 @@ static void worker_run(void *ctx, void *w, size_t i)
 static void worker_stop(void *ctx, void *w)
 {
 	(void)ctx;
+	JH_TRACE("dwarf: worker done");
 	jh_dwh_put(w);
 }
 

@@ -342,8 +342,17 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 		if (!ans || !ans[i].nframes)
 			continue;
 		const struct jh_elf_sym *sym = syms[i] = jh_elf_image_lookup(m->symimg, a[i]);
-		for (uint32_t k = 0; k < ans[i].nframes; k++)
-			raw[nraw++] = k == 0 && sym ? sym->name : df[ans[i].first + k].name;
+		for (uint32_t k = 0; k < ans[i].nframes; k++) {
+			const struct jh_dwarf_frame *f = &df[ans[i].first + k];
+			if (k == 0 && sym) {
+				raw[nraw++] = sym->name;
+			} else if (f->name) { /* the lookup demangled it already */
+				int added;
+				uint64_t *v = jh_u64map_put(&s->demangled, (uint64_t)(uintptr_t)f->name, &added);
+				if (added)
+					*v = (uint64_t)(uintptr_t)jh_intern(&s->names, f->display ? f->display : f->name);
+			}
+		}
 	}
 	JH_TRACE("resolve: symbols");
 	demangle_all(s, raw, nraw);

@@ -86,6 +86,8 @@ for _ in $(seq "$RUNS"); do
 		bash -c "$(declare -f run_jeheap); JEHEAP='$JEHEAP' BIN='$BIN' DUMP='$DUMP' OUT='$OUT' mode=$mode run_jeheap" \
 		> /dev/null 2>> "$OUT/jeheap.err" || true # a failed run is recorded (exit code), not fatal
 done
+# one more run with JH_TRACE=1: where the critical path goes (not timed)
+JH_TRACE=1 run_jeheap > /dev/null 2> "$OUT/jeheap.trace" || true
 }
 
 # 3. medians (wall s, peak RSS MB) of each .time file: "wall user sys maxrss_kB exit" lines
@@ -137,6 +139,18 @@ naddr=$(grep -c '^0x' "$OUT/symbols.in" 2>/dev/null || awk '/^@/{for(i=2;i<=NF;i
 	tail -8 "$OUT/jeheap.err"
 	echo '```'
 	echo
+	if [ -s "$OUT/jeheap.trace" ]; then
+		echo "Timeline of one more run with \`JH_TRACE=1\` (s since start, thread, its CPU s; the ceph-osd"
+		echo "module only): .debug_info inflates on a thread of its own (stream) while the first lookup"
+		echo "resolves the compile units already inflated (speculative, units from .debug_aranges), the"
+		echo "last worker builds the full index once the stream ends:"
+		echo
+		echo '```'
+		grep -E 'symbolize: [0-9]|stream(ed)? \.debug_info|speculative|full index|lookup done|discarded|symbolize: done|symbolizer: (free|modules closed)' \
+			"$OUT/jeheap.trace" | awk '!(/lookup done/ && seen++)' | sed 's/^jeheap-trace *//' | head -14
+		echo '```'
+		echo
+	fi
 	echo "Exit codes of the measured jeheap runs (medians use the 0s): $(awk '{printf "%s ", $5}' "$OUT/jeheap.time")," \
 		"probe run: $(cat "$OUT/probe.rc" 2>/dev/null)"
 	echo "CPU (user+sys, s) of the measured runs: jeheap $(awk '{printf "%.1f ", $2+$3}' "$OUT/jeheap.time")," \

@@ -168,7 +168,6 @@ int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
 	jh_u64map_init(&cov);
 	jh_u64map_init(&cov2);
 	int partly = 0, rc = jh_dwarf_index_pass(dw, d, dw->streaming, &arv, &cov, &partly);
-	JH_TRACE("dwarf: index pass");
 	const char *path = jh_sections_path(dw->main);
 	if (dw->streaming && (rc == -2 || !jh_sections_at(dw->main, dw->info_idx)->data)) {
 		index_reset(dw); /* waits for the inflate: it failed */

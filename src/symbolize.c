@@ -354,7 +354,6 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 			}
 		}
 	}
-	JH_TRACE("resolve: symbols");
 	demangle_all(s, raw, nraw);
 	free(raw);
 	JH_TRACE("resolve: demangled");

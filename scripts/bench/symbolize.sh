@@ -140,10 +140,13 @@ naddr=$(grep -c '^0x' "$OUT/symbols.in" 2>/dev/null || awk '/^@/{for(i=2;i<=NF;i
 	echo '```'
 	echo
 	if [ -s "$OUT/jeheap.trace" ]; then
-		echo "Timeline of one more run with \`JH_TRACE=1\` (s since start, thread, its CPU s; the ceph-osd"
-		echo "module only): .debug_info inflates on a thread of its own (stream) while the first lookup"
-		echo "resolves the compile units already inflated (speculative, units from .debug_aranges), the"
-		echo "last worker builds the full index once the stream ends:"
+		echo "Timeline of one more run with \`JH_TRACE=1\` (s since start, thread, that thread's CPU s;"
+		echo "ceph-osd's events). What bounds the wall time: .debug_info is ONE zlib stream (381 MB from"
+		echo "174 MB), which no thread can share, so it inflates on a thread of its own from the start"
+		echo "(stream ... streamed). Meanwhile the main thread inflates the other sections, then resolves"
+		echo "the compile units as their bytes arrive (speculative: units from .debug_aranges, checked"
+		echo "against the full index, which the last worker builds unit by unit); what is left when the"
+		echo "stream ends is the last units, the report and the teardown:"
 		echo
 		echo '```'
 		grep -E 'symbolize: [0-9]|stream(ed)? \.debug_info|speculative|full index|lookup done|discarded|symbolize: done|symbolizer: (free|modules closed)' \

@@ -1,0 +1,91 @@
+/*
+ * list_lines.c - routines and per-address lines for --list (list_lines.h).
+ *
+ * jeprof takes a routine's range from nm (symbol start to the next symbol),
+ * runs objdump -d -l over it and asks addr2line -i for the outermost
+ * location of every instruction. Here the routine is the ELF symbol that
+ * covers a sampled address (the symbolizer's symbol rules: the binary's own
+ * table, else the debug file's .symtab) and every address of it is looked
+ * up in DWARF; an instruction's bytes all share its location, so the
+ * per-address answers are jeprof's per-instruction ones.
+ */
+#include "list_lines.h"
+
+#include "jh_demangle.h"
+#include "sym_module.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct jh_list_module {
+	struct jh_module *m;
+};
+
+struct jh_list_module *jh_list_module_open(const struct jh_options *o, const char *module)
+{
+	const struct jh_symbolizer_opts *so = &o->sym;
+	const char *file = NULL;
+	int is_main = 0;
+	if (so->program && !strcmp(module, so->program)) {
+		file = so->program;
+		is_main = 1;
+	}
+	for (size_t i = 0; i < so->nadd_libs && !file; i++)
+		if (!strcmp(module, so->add_libs[i]))
+			file = module;
+	struct jh_module *m = jh_module_open(so, module, module, file, is_main);
+	if (!m->usable || !m->dw) {
+		jh_module_close(m);
+		return NULL;
+	}
+	struct jh_list_module *lm = xcalloc(1, sizeof(*lm));
+	lm->m = m;
+	return lm;
+}
+
+void jh_list_module_close(struct jh_list_module *lm)
+{
+	if (!lm)
+		return;
+	jh_module_close(lm->m);
+	free(lm);
+}
+
+int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *names,
+		       struct jh_list_routine *r)
+{
+	const struct jh_elf_sym *sym = jh_elf_image_lookup(lm->m->symimg, a);
+	if (!sym && lm->m->symfallback)
+		sym = jh_elf_image_lookup(lm->m->symfallback, a);
+	if (!sym || !sym->size)
+		return -1;
+	char *dm = jh_demangle(sym->name);
+	*r = (struct jh_list_routine){sym->addr, sym->size, jh_intern(names, dm ? dm : sym->name)};
+	free(dm);
+	return 0;
+}
+
+int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, int jobs,
+		  struct jh_list_loc *locs, struct jh_diag *d)
+{
+	size_t n = (size_t)r->size;
+	uint64_t *addrs = xmalloc(jh_st_mult(n, sizeof(*addrs)));
+	struct jh_dwarf_answer *ans = xcalloc(n, sizeof(*ans));
+	for (size_t i = 0; i < n; i++)
+		addrs[i] = r->addr + i;
+	struct jh_dwarf_frame *fr = NULL;
+	size_t nfr = 0;
+	int rc = jh_dwarf_lookup(lm->m->dw, addrs, n, jobs, ans, &fr, &nfr, d);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct jh_dwarf_frame *f = ans[i].nframes ? &fr[ans[i].first] : NULL;
+		/* addr2line prints line 0 as '?', which jeprof does not take */
+		if (f && f->file && f->line)
+			locs[i] = (struct jh_list_loc){f->file, f->line};
+		else
+			locs[i] = (struct jh_list_loc){NULL, 0};
+	}
+	free(fr);
+	free(ans);
+	free(addrs);
+	return rc;
+}

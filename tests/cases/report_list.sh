@@ -56,4 +56,17 @@ set +e
 rc=$?
 set -e
 [ $rc = 1 ] || fail "bad regex: exit $rc"
+
+# Byte for byte against jeprof on this dump, when jeprof is installed (the committed
+# goldens: golden_list.sh). jeprof runs with the tool wrappers of
+# tests/gen/make-golden-list.sh (discriminators and allocator names corrected).
+if command -v jeprof >/dev/null && command -v objdump >/dev/null; then
+	for re in '^(mid|recurse|other|main)' leaf_alloc inl_helper; do
+		(cd "$T" && PERL_HASH_SEED=0 jeprof --tools="$JH_SRC/tests/gen/jeprof-tools/" \
+			--list="$re" --show_bytes "$PROG" "$HEAP" >"$T/j.exp" 2>/dev/null) || fail "jeprof --list=$re"
+		"$JEHEAP" --list="$re" --show_bytes "$PROG" "$HEAP" 2>/dev/null | diff -u "$T/j.exp" - >&2 ||
+			fail "--list=$re differs from jeprof"
+	done
+	grep -q ROUTINE "$T/j.exp" && fail "jeprof listed the inlined inl_helper"
+fi
 echo ok

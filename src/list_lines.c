@@ -34,7 +34,7 @@ struct jh_list_module *jh_list_module_open(const struct jh_options *o, const cha
 		if (!strcmp(module, so->add_libs[i]))
 			file = module;
 	struct jh_module *m = jh_module_open(so, module, module, file, is_main);
-	if (!m->usable || !m->dw) {
+	if (!m->usable) {
 		jh_module_close(m);
 		return NULL;
 	}
@@ -69,6 +69,10 @@ int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, in
 		  struct jh_list_loc *locs, struct jh_diag *d)
 {
 	size_t n = (size_t)r->size;
+	if (!lm->m->dw) { /* no DWARF: no lines (jeprof: "no filename found") */
+		memset(locs, 0, n * sizeof(*locs));
+		return 0;
+	}
 	uint64_t *addrs = xmalloc(jh_st_mult(n, sizeof(*addrs)));
 	struct jh_dwarf_answer *ans = xcalloc(n, sizeof(*ans));
 	for (size_t i = 0; i < n; i++)

@@ -28,7 +28,8 @@ struct jh_list_loc {
 /*
  * Opens module, the module path of the model's locations (the program
  * argument for the main executable, else the path the maps name), as the
- * symbolizer did. NULL (after one warning on stderr) when it cannot be used.
+ * symbolizer did. NULL (after one warning on stderr) when its file cannot
+ * be read; a module without DWARF opens, its routines have no lines.
  */
 struct jh_list_module *jh_list_module_open(const struct jh_options *o, const char *module);
 void jh_list_module_close(struct jh_list_module *lm);

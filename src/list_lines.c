@@ -19,10 +19,15 @@
 
 struct jh_list_module {
 	struct jh_module *m;
+	int owned; /* opened here, not the symbolizer's */
 };
 
-struct jh_list_module *jh_list_module_open(const struct jh_options *o, const char *module)
+struct jh_list_module *jh_list_module_open(const struct jh_options *o, struct jh_symbolizer *s,
+					   const char *module)
 {
+	struct jh_list_module *lm = xcalloc(1, sizeof(*lm));
+	if ((lm->m = jh_symbolizer_module(s, module)))
+		return lm;
 	const struct jh_symbolizer_opts *so = &o->sym;
 	const char *file = NULL;
 	int is_main = 0;
@@ -36,10 +41,11 @@ struct jh_list_module *jh_list_module_open(const struct jh_options *o, const cha
 	struct jh_module *m = jh_module_open(so, module, module, file, is_main);
 	if (!m->usable) {
 		jh_module_close(m);
+		free(lm);
 		return NULL;
 	}
-	struct jh_list_module *lm = xcalloc(1, sizeof(*lm));
 	lm->m = m;
+	lm->owned = 1;
 	return lm;
 }
 
@@ -47,7 +53,8 @@ void jh_list_module_close(struct jh_list_module *lm)
 {
 	if (!lm)
 		return;
-	jh_module_close(lm->m);
+	if (lm->owned)
+		jh_module_close(lm->m);
 	free(lm);
 }
 
@@ -65,22 +72,25 @@ int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *
 	return 0;
 }
 
-int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, int jobs,
+int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, size_t n, int jobs,
 		  struct jh_list_loc *locs, struct jh_diag *d)
 {
-	size_t n = (size_t)r->size;
+	size_t total = 0;
+	for (size_t k = 0; k < n; k++)
+		total += (size_t)r[k].size;
 	if (!lm->m->dw) { /* no DWARF: no lines (jeprof: "no filename found") */
-		memset(locs, 0, n * sizeof(*locs));
+		memset(locs, 0, total * sizeof(*locs));
 		return 0;
 	}
-	uint64_t *addrs = xmalloc(jh_st_mult(n, sizeof(*addrs)));
-	struct jh_dwarf_answer *ans = xcalloc(n, sizeof(*ans));
-	for (size_t i = 0; i < n; i++)
-		addrs[i] = r->addr + i;
+	uint64_t *addrs = xmalloc(jh_st_mult(total ? total : 1, sizeof(*addrs)));
+	struct jh_dwarf_answer *ans = xcalloc(total ? total : 1, sizeof(*ans));
+	for (size_t k = 0, i = 0; k < n; k++)
+		for (uint64_t a = 0; a < r[k].size; a++)
+			addrs[i++] = r[k].addr + a;
 	struct jh_dwarf_frame *fr = NULL;
 	size_t nfr = 0;
-	int rc = jh_dwarf_lookup(lm->m->dw, addrs, n, jobs, ans, &fr, &nfr, d);
-	for (size_t i = 0; i < n && rc == 0; i++) {
+	int rc = jh_dwarf_lookup(lm->m->dw, addrs, total, jobs, ans, &fr, &nfr, d);
+	for (size_t i = 0; i < total && rc == 0; i++) {
 		const struct jh_dwarf_frame *f = ans[i].nframes ? &fr[ans[i].first] : NULL;
 		/* addr2line prints line 0 as '?', which jeprof does not take */
 		if (f && f->file && f->line)

@@ -10,6 +10,7 @@
 
 #include "jeheap/base.h"
 #include "jeheap/options.h"
+#include "jeheap/symbolize.h"
 
 struct jh_list_module;
 
@@ -26,12 +27,14 @@ struct jh_list_loc {
 };
 
 /*
- * Opens module, the module path of the model's locations (the program
- * argument for the main executable, else the path the maps name), as the
- * symbolizer did. NULL (after one warning on stderr) when its file cannot
+ * The module module, the module path of the model's locations (the program
+ * argument for the main executable, else the path the maps name): s's own
+ * (its DWARF already read) when s has it, else opened as the symbolizer
+ * does. NULL (after one warning on stderr) when its file cannot
  * be read; a module without DWARF opens, its routines have no lines.
  */
-struct jh_list_module *jh_list_module_open(const struct jh_options *o, const char *module);
+struct jh_list_module *jh_list_module_open(const struct jh_options *o, struct jh_symbolizer *s,
+					   const char *module);
 void jh_list_module_close(struct jh_list_module *lm);
 
 /* The function symbol covering module address a: 0, or -1 when none. */
@@ -39,12 +42,14 @@ int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *
 		       struct jh_list_routine *r);
 
 /*
- * Fills locs[0 .. r->size) with the location of every address of routine r:
- * the file:line of its outermost frame (the line of the call into an
- * inlined callee), file NULL where DWARF knows no line. Returns 0, or -1
- * with d set on internal failure.
+ * Fills locs with the location of every address of the routines r[0..n),
+ * one after the other (r[0].size entries, then r[1].size, ...): the
+ * file:line of its outermost frame (the line of the call into an inlined
+ * callee), file NULL where DWARF knows no line. One DWARF pass for all (a
+ * compile unit is decoded once per call). Returns 0, or -1 with d set on
+ * internal failure.
  */
-int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, int jobs,
+int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, size_t n, int jobs,
 		  struct jh_list_loc *locs, struct jh_diag *d);
 
 #endif

@@ -583,6 +583,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		   struct jh_diag *d)
 {
 	jh_model_init(m, o->nbases > 0);
+	m->sym = s;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #define MAX_USER_PC 0x7fffffffffffffffull
+#define LINES_CHUNK ((size_t)1 << 20) /* addresses looked up at once */
 
 /* A sampled address of one module. */
 struct site {
@@ -195,6 +196,16 @@ struct listing {
 	struct jh_sb v1, v2, tried;
 };
 
+/* The source file, or NULL after a warning naming routine name. */
+static FILE *open_or_warn(struct listing *ls, const char *file, const char *name)
+{
+	FILE *f = open_source(ls->o, file, &ls->tried);
+	if (!f)
+		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
+			ls->tried.buf, name, strerror(errno));
+	return f;
+}
+
 /* jeprof's PrintSource for routine rt, whose addresses have locations loc
  * and whose sampled addresses are s[0..n) (ascending). */
 static void print_source(struct listing *ls, const struct routine *rt,
@@ -218,12 +229,9 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		jh_warn("%s: no line information, not listed", name);
 		return;
 	}
-	FILE *f = open_source(ls->o, file, &ls->tried);
-	if (!f) {
-		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
-			ls->tried.buf, name, strerror(errno));
+	FILE *f = open_or_warn(ls, file, name);
+	if (!f)
 		return;
-	}
 	size_t nlines;
 	char **lines = read_lines(f, &nlines);
 	fclose(f);
@@ -296,7 +304,7 @@ static int cmp_routine(const void *pa, const void *pb, void *arg)
 static int list_module(struct listing *ls, const char *mod, struct site *s, size_t n,
 		       struct jh_filter *rx, struct jh_intern *names, struct jh_diag *d)
 {
-	struct jh_list_module *lm = jh_list_module_open(ls->o, mod);
+	struct jh_list_module *lm = jh_list_module_open(ls->o, ls->g->m->sym, mod);
 	if (!lm)
 		return 0;
 	jh_qsort(s, n, sizeof(*s), cmp_site);
@@ -319,14 +327,23 @@ static int list_module(struct listing *ls, const char *mod, struct site *s, size
 	}
 	if (nrt)
 		qsort_r(rt, nrt, sizeof(*rt), cmp_routine, ls->namer);
+	/* routines in chunks of about LINES_CHUNK addresses, one DWARF pass each */
+	struct jh_list_routine *rr = xmalloc(jh_st_mult(nrt ? nrt : 1, sizeof(*rr)));
+	for (size_t i = 0; i < nrt; i++)
+		rr[i] = rt[i].r;
 	int rc = 0;
-	for (size_t i = 0; i < nrt && rc == 0; i++) {
-		struct jh_list_loc *loc = xmalloc(jh_st_mult(rt[i].r.size, sizeof(*loc)));
-		rc = jh_list_lines(lm, &rt[i].r, ls->o->sym.jobs, loc, d);
-		if (rc == 0)
-			print_source(ls, &rt[i], loc, s + rt[i].first, rt[i].n);
+	for (size_t i = 0; i < nrt && rc == 0;) {
+		size_t j = i, total = 0;
+		while (j < nrt && (j == i || total + rr[j].size <= LINES_CHUNK))
+			total += (size_t)rr[j++].size;
+		struct jh_list_loc *loc = xmalloc(jh_st_mult(total, sizeof(*loc)));
+		rc = jh_list_lines(lm, rr + i, j - i, ls->o->sym.jobs, loc, d);
+		for (size_t k = i, off = 0; k < j && rc == 0; off += (size_t)rr[k++].size)
+			print_source(ls, &rt[k], loc + off, s + rt[k].first, rt[k].n);
 		free(loc);
+		i = j;
 	}
+	free(rr);
 	free(rt);
 	jh_list_module_close(lm);
 	return rc;

@@ -72,6 +72,8 @@ record mt-s12 mt list.recurse.bytes --list=recurse --show_bytes
 record mt-s12 mt list.objects '--list=_site|_few|_many' --inuse_objects
 record mt-s12 mt list.focus --list=worker --focus=recurse --show_bytes
 record mt-s12 mt list.ignore --list=worker --ignore=recurse --show_bytes
+record mt-s12 mt list.thread '--list=_site|recurse|worker' --thread=0
+record mt-s12 mt list.threads '--list=_site|recurse|worker' '--thread=*'   # one listing per thread
 
 start mt-s0-accum
 record mt-s0-accum mt list.zero '--list=freed_site|grow_site' --show_bytes  # freed: 0 in use

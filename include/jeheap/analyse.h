@@ -94,6 +94,12 @@ static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32
 	return g->keypool + g->lockey_off[loc];
 }
 
+/* Keys of locs[i], the i-th location (leaf first) of a filtered stack:
+ * jh_graph_loc_keys, except that a frame jeprof renames Run#n (a short name
+ * matching /Callback.*::Run$/) has the key of its callee locs[i-1]. */
+const uint32_t *jh_graph_stack_keys(const struct jh_graph *g, const uint32_t *locs, uint32_t i,
+				    uint32_t *n);
+
 /* Node ids sorted as --text prints them (§7.6): by flat (or cum when by_cum)
  * descending, ties by key byte-wise ascending. Caller frees. */
 uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);

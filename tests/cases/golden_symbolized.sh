@@ -87,7 +87,11 @@ for dir in "$GOLDEN"/*/; do
         # NAME.altN.out: jeprof's other answers under other hash seeds (cmd.parity:
         # Run#<n> numbers are given in hash order); any of them is accepted
         for e in "$exp" "$dir/expected/$name".alt*.out; do
-          [ -f "$e" ] && cmp -s "$e" "$out" && { same=1; break; }
+          [ -f "$e" ] || continue
+          if [ "$e" != "$exp" ] && [ "${GOLDEN_NAMES:-}" = oracle ]; then
+            cp "$e" "$TMP/alt.names"; names "$TMP/alt.names" "$kind"; e=$TMP/alt.names
+          fi
+          cmp -s "$e" "$out" && { same=1; break; }
         done
         [ $same = 1 ] || ok=0 ;;
       dot|callgrind)

@@ -319,6 +319,7 @@ raw_case() {
   (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2>/dev/null) ||
     { echo "make-golden.sh: raw $name: jeprof failed" >&2; exit 1; }
   [ $kind = sorted ] && sort -o "$dir/expected/$name.out" "$dir/expected/$name.out"
+  [ $kind = exact ] && [ -n "${EXACT_ALTS:-}" ] && alternatives "$dir" "$name" exact "${vargs[@]}"
   local IFS=$'\t'
   printf '%s\t%s\t%s\n' "$name" $kind "$*" >> "$dir/cmd.raw"
 }
@@ -437,7 +438,15 @@ parity_case() {
   record $d collapsed sorted --collapsed $a
   record $d collapsed.alloc_objects sorted --collapsed --alloc_objects $a
   parity_threads "$d" 0
+  # the raw dump: jeheap symbolizes it (DWARF names: Callback<LeafA>::Run(unsigned long)
+  # const -> Run#<n>; allocator frames dropped by module and by name)
+  echo "# jeheap on the raw dumps (tests/cases/golden_raw.sh); expected = jeprof on *.jeprof-view.symbolized" > "$d/cmd.raw"
+  raw_case "$d" raw.text.show_bytes --text --show_bytes --ignore=_dl_init after.heap
+  raw_case "$d" raw.text.alloc_objects --text --alloc_objects --ignore=_dl_init after.heap
+  raw_case "$d" raw.collapsed --collapsed --ignore=_dl_init after.heap
   unset EXACT_ALTS ALT_SEEDS
+  mkdir -p "$OUT/bin"
+  xz -9 -c "$BIN/parity" > "$OUT/bin/parity.xz"
 }
 
 # parity_all: every cmd.parity (the committed cases' dumps are used as they are)

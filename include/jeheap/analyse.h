@@ -64,7 +64,9 @@ struct jh_graph {
 	/* Keys of location l (innermost inline level first, the order jeprof
 	 * translates a pc): keypool[lockey_off[l] .. lockey_off[l+1]) are node
 	 * ids. Empty for dropped kernel addresses (pc > 0x7fffffffffffffff) and
-	 * for locations whose key would be "". */
+	 * for locations whose key would be "". A key that depends on the stack
+	 * (jeprof's Run#n) is a placeholder here: walk stacks with
+	 * jh_graph_stack_keys. */
 	uint32_t *lockey_off;         /* m->nlocs + 1 entries */
 	uint32_t *keypool;
 	size_t nkeypool, keypool_alloc;

@@ -17,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* No function is this large: a bigger symbol is bogus (or the last one,
+ * which extends to the end of the address space) and is not listed. */
+#define MAX_ROUTINE ((uint64_t)1 << 26)
+
 struct jh_list_module {
 	struct jh_module *m;
 	int owned; /* opened here, not the symbolizer's */
@@ -64,7 +68,7 @@ int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(lm->m->symimg, a);
 	if (!sym && lm->m->symfallback)
 		sym = jh_elf_image_lookup(lm->m->symfallback, a);
-	if (!sym || !sym->size)
+	if (!sym || !sym->size || sym->size > MAX_ROUTINE)
 		return -1;
 	char *dm = jh_demangle(sym->name);
 	*r = (struct jh_list_routine){sym->addr, sym->size, jh_intern(names, dm ? dm : sym->name)};

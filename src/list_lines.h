@@ -37,7 +37,8 @@ struct jh_list_module *jh_list_module_open(const struct jh_options *o, struct jh
 					   const char *module);
 void jh_list_module_close(struct jh_list_module *lm);
 
-/* The function symbol covering module address a: 0, or -1 when none. */
+/* The function symbol covering module address a: 0, or -1 when none (or
+ * when it is larger than 64 MiB, which no function is). */
 int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *names,
 		       struct jh_list_routine *r);
 

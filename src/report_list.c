@@ -239,9 +239,11 @@ static void print_source(struct listing *ls, const struct routine *rt,
 	lastline = extend_lastline(lines, nlines, firstline, lastline);
 
 	/* samples of lines [firstline, lastline], moved forward to the next
-	 * address inside the range */
-	size_t nval = (size_t)(lastline - firstline + 1);
-	double *s1 = xcalloc(nval, sizeof(*s1)), *s2 = xcalloc(nval, sizeof(*s2));
+	 * address inside the range; kept for the lines the file has (a bogus
+	 * DWARF line number allocates nothing) */
+	long hi = lastline < (long)nlines ? lastline : (long)nlines;
+	size_t nval = hi >= firstline ? (size_t)(hi - firstline + 1) : 0;
+	double *s1 = xcalloc(nval + 1, sizeof(*s1)), *s2 = xcalloc(nval + 1, sizeof(*s2));
 	double run1 = 0, run2 = 0, total1 = 0, total2 = 0;
 	size_t k = 0;
 	for (size_t i = 0; i < size; i++) {
@@ -253,13 +255,17 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		}
 		long l = loc[i].line;
 		if (same_file(loc[i].file, file) && l >= firstline && l <= lastline) {
-			s1[l - firstline] += run1;
-			s2[l - firstline] += run2;
+			if (l <= hi) {
+				s1[l - firstline] += run1;
+				s2[l - firstline] += run2;
+			}
 			run1 = run2 = 0;
 		}
 	}
-	s1[nval - 1] += run1;
-	s2[nval - 1] += run2;
+	if (lastline == hi && nval) { /* the leftovers go to the last line */
+		s1[nval - 1] += run1;
+		s2[nval - 1] += run2;
+	}
 
 	fprintf(ls->out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
 		name, clean_file_name(file), fmt_value(&ls->v1, ls->g, total1, 0),
@@ -268,7 +274,7 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		if (l > oldlastline + 5 && l > lastline)
 			break;
 		double n1 = 0, n2 = 0;
-		if (l >= firstline && l <= lastline) {
+		if (l >= firstline && l <= hi) {
 			n1 = s1[l - firstline];
 			n2 = s2[l - firstline];
 		}

@@ -86,6 +86,7 @@ record mtclang-s12-accum mt-clang list.all '--list=_site|_few|_many|inlined|recu
 
 start cxx-s12
 record cxx-s12 cxx list.ns '--list=^(ns::|main|churn)'          # templates: equal short names
+record cxx-s12 cxx list.template '--list=Box<long>|\(unsigned long\)'  # matched on full names
 
 start cxx-s0-accum
 record cxx-s0-accum cxx list.ns.bytes '--list=^(ns::|churn)' --show_bytes

@@ -205,6 +205,12 @@ static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t
 	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
 }
 
+uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+		       uint32_t level, int inl)
+{
+	return node_for(g, key, n, loc, level, inl);
+}
+
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
 static void unknown_key(struct jh_sb *sb, const struct jh_location *l)
 {
@@ -236,6 +242,15 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 	for (uint32_t j = l->nframes; j-- > 0;) {
 		const char *fn = key_short(gp, m, l, j);
 		int unknown_fn = !m->frames.items[l->first + j].func;
+		if (j == 0 && !unknown_fn && g->gran != JH_GRAN_FILES && jh_is_callback_run(fn)) {
+			/* Run#n: its key depends on the stack (jh_graph_resolve_runs) */
+			if (!gp->runloc)
+				gp->runloc = xcalloc(m->nlocs, 1);
+			gp->runloc[id] = 1;
+			JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+			g->keypool[g->nkeypool++] = JH_RUN_KEY;
+			continue;
+		}
 		jh_sb_reset(sb);
 		int bare = 0;
 		switch (g->gran) {
@@ -383,6 +398,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 
 static void compute_nodes(struct jh_graph *g)
 {
+	struct jh_graph_priv *gp = g->priv;
 	const struct jh_model *m = g->m;
 	find_collisions(g);
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
@@ -398,6 +414,8 @@ static void compute_nodes(struct jh_graph *g)
 	}
 	g->lockey_off[m->nlocs] = (uint32_t)g->nkeypool;
 	free(used);
+	if (gp->runloc)
+		jh_graph_resolve_runs(g);
 
 	/* flat/cum in plain arrays (cache-friendly), recursion counted once */
 	size_t nn = g->nnodes ? g->nnodes : 1;
@@ -411,8 +429,12 @@ static void compute_nodes(struct jh_graph *g)
 		const double v = gs->v;
 		int first = 1;
 		for (uint32_t i = 0; i < gs->len; i++) {
-			for (uint32_t j = koff[locs[i]]; j < koff[locs[i] + 1]; j++) {
-				uint32_t k = kpool[j];
+			uint32_t nk = koff[locs[i] + 1] - koff[locs[i]];
+			const uint32_t *keys = kpool + koff[locs[i]];
+			if (gp->runloc && gp->runloc[locs[i]])
+				keys = jh_graph_stack_keys(g, locs, i, &nk);
+			for (uint32_t j = 0; j < nk; j++) {
+				uint32_t k = keys[j];
 				if (stamp[k] == mark)
 					continue;
 				stamp[k] = mark;
@@ -460,6 +482,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
 	jh_u64map_init(&gp->renamed);
+	jh_u64map_init(&gp->runkeys);
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
@@ -518,6 +541,8 @@ void jh_graph_release(struct jh_graph *g)
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
 		jh_u64map_release(&gp->renamed);
+		jh_u64map_release(&gp->runkeys);
+		free(gp->runloc);
 		jh_seqset_release(&gp->stacks);
 		jh_filter_free(gp->focus);
 		jh_filter_free(gp->ignore);

@@ -225,16 +225,27 @@ static void populate(unsigned char *p, uint64_t n)
 		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }
 
+/*
+ * Waits (under sl->lock) for the stream to publish more. A guard-mode
+ * stream starts on its first waiter, who wakes it; nobody else signals
+ * here (two waiters waking each other would spin).
+ */
+static void wait_final(struct jh_sec_slot *sl)
+{
+	if (sl->guard && !sl->waiters)
+		pthread_cond_broadcast(&sl->cv);
+	sl->waiters++;
+	pthread_cond_wait(&sl->cv, &sl->lock);
+	sl->waiters--;
+}
+
 static void load_slot(struct jh_sec_slot *sl)
 {
 	if (atomic_load_explicit(&sl->ready, memory_order_acquire))
 		return;
 	pthread_mutex_lock(&sl->lock);
 	while (sl->streaming && !sl->done) {
-		sl->waiters++;
-		pthread_cond_broadcast(&sl->cv); /* a guard-mode stream starts on waiters */
-		pthread_cond_wait(&sl->cv, &sl->lock);
-		sl->waiters--;
+		wait_final(sl);
 	}
 	if (!sl->streaming && !atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
 		unsigned char *buf = xmalloc(sl->pub.size ? sl->pub.size : 1);
@@ -691,10 +702,7 @@ uint64_t jh_sections_wait(const struct jh_sections *s, size_t i, uint64_t n)
 	while ((a = sl->avail) < n && !sl->done) {
 		if (!waited++)
 			JH_TRACE("wait %s %llu", sl->pub.name, (unsigned long long)n);
-		sl->waiters++;
-		pthread_cond_broadcast(&sl->cv);
-		pthread_cond_wait(&sl->cv, &sl->lock);
-		sl->waiters--;
+		wait_final(sl);
 	}
 	pthread_mutex_unlock(&sl->lock);
 	if (waited)

@@ -24,11 +24,77 @@ enum {
 
 static const char unk[] = "??"; /* short name of an unknown function (not interned) */
 
+enum { FM_HEX_DONE = 1, FM_HEX = 2, FM_ALLOC_DONE = 4, FM_ALLOC = 8 };
+
+/*
+ * Groups the model's frames by function name (interned pointer): gp->fid
+ * maps each frame to one jh_fmemo per distinct name, so that what depends
+ * only on the name (short name, hex tag, allocator test, node) is computed
+ * once per name, not once per location and level.
+ */
+static void build_memos(struct jh_graph_priv *gp, const struct jh_model *m)
+{
+	struct slot {
+		const char *func;
+		uint32_t id;
+	};
+	size_t nf = m->frames.nr, cap = 1024, nfm = 0, alloc = 0;
+	const struct jh_frame *fr = m->frames.items;
+	struct slot *tab = xcalloc(cap, sizeof(*tab));
+	gp->fid = xmalloc(jh_st_mult(nf ? nf : 1, sizeof(*gp->fid)));
+	for (size_t i = 0; i < nf; i++) {
+		const char *f = fr[i].func;
+		if (i + 16 < nf) /* the table is bigger than the caches */
+			__builtin_prefetch(&tab[jh_hash_u64((uintptr_t)fr[i + 16].func) & (cap - 1)]);
+		if (!f) {
+			gp->fid[i] = UINT32_MAX;
+			continue;
+		}
+		size_t j = jh_hash_u64((uintptr_t)f) & (cap - 1);
+		while (tab[j].func && tab[j].func != f)
+			j = (j + 1) & (cap - 1);
+		if (tab[j].func) {
+			gp->fid[i] = tab[j].id;
+			continue;
+		}
+		JH_GROW(gp->fm, nfm + 1, alloc);
+		gp->fm[nfm] = (struct jh_fmemo){.func = f};
+		tab[j] = (struct slot){f, (uint32_t)nfm};
+		gp->fid[i] = (uint32_t)nfm++;
+		if (2 * nfm > cap) { /* rehash from the memos */
+			cap *= 2;
+			free(tab);
+			tab = xcalloc(cap, sizeof(*tab));
+			for (size_t k = 0; k < nfm; k++) {
+				size_t h = jh_hash_u64((uintptr_t)gp->fm[k].func) & (cap - 1);
+				while (tab[h].func)
+					h = (h + 1) & (cap - 1);
+				tab[h] = (struct slot){gp->fm[k].func, (uint32_t)k};
+			}
+		}
+	}
+	free(tab);
+	gp->nfm = nfm;
+}
+
+/* The memo of a location's frame, NULL for an unknown function. */
+static struct jh_fmemo *frame_memo(struct jh_graph_priv *gp, const struct jh_location *l,
+				   uint32_t level)
+{
+	uint32_t k = gp->fid[l->first + level];
+	return k == UINT32_MAX ? NULL : &gp->fm[k];
+}
+
 static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *m,
 			       const struct jh_location *l, uint32_t level)
 {
-	const struct jh_frame *f = &m->frames.items[l->first + level];
-	return f->func ? jh_namer_short(&gp->namer, f->func) : unk;
+	(void)m;
+	struct jh_fmemo *fm = frame_memo(gp, l, level);
+	if (!fm)
+		return unk;
+	if (!fm->shrt)
+		fm->shrt = jh_namer_short(&gp->namer, fm->func);
+	return fm->shrt;
 }
 
 /* Length of a trailing "<hex>" of name (nm-style address tag, as in files
@@ -58,10 +124,15 @@ static void find_collisions(struct jh_graph *g)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < m->nlocs; i++) {
 			const struct jh_location *l = &m->locs[i];
-			const char *full = l->nframes ? m->frames.items[l->first].func : NULL;
-			if (!full || !hex_tag(full))
+			struct jh_fmemo *fm = l->nframes ? frame_memo(gp, l, 0) : NULL;
+			if (!fm)
 				continue;
-			const char *shrt = jh_namer_short(&gp->namer, full);
+			if (!(fm->flags & FM_HEX_DONE))
+				fm->flags |= FM_HEX_DONE | (hex_tag(fm->func) ? FM_HEX : 0);
+			if (!(fm->flags & FM_HEX))
+				continue;
+			const char *full = fm->func;
+			const char *shrt = frame_short(gp, m, l, 0);
 			int added;
 			uint64_t *v = jh_u64map_put(&first, (uint64_t)(uintptr_t)shrt, &added);
 			if (!pass) {
@@ -119,8 +190,13 @@ static int loc_skip(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 	if (!(*f & LF_SKIP_DONE)) {
 		const struct jh_location *l = &m->locs[id];
 		int skip = l->allocator;
-		if (!skip && l->nframes && m->frames.items[l->first].func)
-			skip = jh_is_allocator_name(frame_short(gp, m, l, 0));
+		struct jh_fmemo *fm = !skip && l->nframes ? frame_memo(gp, l, 0) : NULL;
+		if (fm) {
+			if (!(fm->flags & FM_ALLOC_DONE))
+				fm->flags |= FM_ALLOC_DONE |
+					     (jh_is_allocator_name(frame_short(gp, m, l, 0)) ? FM_ALLOC : 0);
+			skip = fm->flags & FM_ALLOC;
+		}
 		*f |= LF_SKIP_DONE | (skip ? LF_SKIP : 0);
 	}
 	return *f & LF_SKIP;
@@ -205,6 +281,21 @@ static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t
 	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
 }
 
+/* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
+ * UINT32_MAX when its key is empty (jeprof skips those). */
+static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id,
+			   uint32_t j)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const char *fn = key_short(gp, g->m, l, j);
+	if (!j) /* a plain short name is interned already (namer) */
+		return fn[0] ? node_for_interned(g, fn, id, 0, 0) + 1 : UINT32_MAX;
+	jh_sb_reset(&gp->sb);
+	jh_sb_adds(&gp->sb, fn);
+	jh_sb_adds(&gp->sb, " (inline)");
+	return node_for(g, gp->sb.buf, gp->sb.len, id, j, 1) + 1;
+}
+
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
 static void unknown_key(struct jh_sb *sb, const struct jh_location *l)
 {
@@ -234,6 +325,18 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		return;
 	}
 	for (uint32_t j = l->nframes; j-- > 0;) {
+		struct jh_fmemo *fm;
+		if (g->gran == JH_GRAN_FUNCTIONS && (fm = frame_memo(gp, l, j))) {
+			/* a named frame's node depends on its name only */
+			uint32_t *nd = &fm->node[j > 0];
+			if (!*nd)
+				*nd = named_node(g, l, id, j);
+			if (*nd != UINT32_MAX) {
+				JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+				g->keypool[g->nkeypool++] = *nd - 1;
+			}
+			continue;
+		}
 		const char *fn = key_short(gp, m, l, j);
 		int unknown_fn = !m->frames.items[l->first + j].func;
 		jh_sb_reset(sb);
@@ -464,6 +567,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
 	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
+	build_memos(gp, m);
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||
@@ -526,6 +630,8 @@ void jh_graph_release(struct jh_graph *g)
 		jh_sb_release(&gp->sb);
 		jh_sb_release(&gp->sb2);
 		free(gp->lflags);
+		free(gp->fid);
+		free(gp->fm);
 		free(gp->pool);
 		jh_intern_release(&gp->keys);
 		free(gp);

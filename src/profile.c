@@ -190,31 +190,6 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
 	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
 }
 
-static inline uint64_t mum(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-/* A fast hash for long names (16 bytes per multiply, wyhash-style). */
-static uint64_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = n * 0x9e3779b97f4a7c15ULL, a = 0, b = 0;
-	for (; n >= 16; s += 16, n -= 16) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + 8, 8);
-		h = mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0xe7037ed1a0b428dbULL);
-	}
-	a = b = 0;
-	if (n > 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + 8, n - 8);
-	} else {
-		memcpy(&a, s, n);
-	}
-	return mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0x8ebc6af09c88c6e3ULL);
-}
-
 /*
  * Symbol names (whole lines, or with split_symbols their parts) are stored
  * once per distinct string: call sites of one function usually carry the
@@ -244,7 +219,7 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
 		sym_index_grow(p);
-	uint64_t h = name_hash(s, n);
+	uint64_t h = jh_hash_str(s, n);
 	size_t mask = p->sym_index_cap - 1, j = h & mask;
 	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
 		uint32_t id = (uint32_t)p->sym_index[2 * j + 1] - 1;

@@ -90,6 +90,7 @@ struct jh_intern {
 	struct jh_arena arena;
 	const char **slots;
 	size_t nr, cap;
+	uint64_t *hashes; /* per slot: jh_hash_str of its string */
 };
 void jh_intern_init(struct jh_intern *t);
 void jh_intern_release(struct jh_intern *t);
@@ -112,6 +113,8 @@ uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added);
 uint64_t *jh_u64map_get(const struct jh_u64map *m, uint64_t key);
 
 uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed);
+/* A faster hash for long strings (16 bytes per multiply, wyhash-style). */
+uint64_t jh_hash_str(const void *p, size_t n);
 static inline uint64_t jh_hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

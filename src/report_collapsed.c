@@ -26,12 +26,16 @@
 struct elem {
 	const char *s;  /* s[len] is ';' (lines are written from here, writev) */
 	uint32_t len;
+	uint32_t rank;  /* byte order of "s;" among all elements (equal strings,
+	                 * equal ranks): decides between two frames that are
+	                 * not the last of their lines */
 };
 
 struct coll {
 	const struct jh_graph *g;
 	struct elem *el;   /* frame names of all locations */
 	uint32_t *eoff;    /* per location: el[eoff[l] .. eoff[l+1]) */
+	uint32_t nranks;   /* distinct element strings */
 	char *counts;      /* per stack: "count\n" or "before after\n" */
 	size_t *coff;      /* per stack, nstacks + 1 */
 };
@@ -134,6 +138,8 @@ static int cmp_stacks(const void *pa, const void *pb)
 		const struct elem *x = walk_next(&a, &la), *y = walk_next(&b, &lb);
 		if (!x || !y) /* a stack emptied by allocator removal (rare) */
 			return cmp_lines(c, sa, sb);
+		if (!la && !lb && x->rank != y->rank) /* "x;" and "y;" differ */
+			return x->rank < y->rank ? -1 : 1;
 		size_t n = x->len < y->len ? x->len : y->len;
 		if (x->s != y->s) {
 			int r = memcmp(x->s, y->s, n);
@@ -150,16 +156,125 @@ static int cmp_stacks(const void *pa, const void *pb)
 }
 
 /*
+ * The sort key of a stack: the ranks + 1 of its first three elements, root
+ * first, in 21-bit fields (the first in the highest); a field is 0 from
+ * the line's last element on (its terminator is ' ', not ';'). Where two
+ * keys first differ in fields that are both non-zero, they order the lines;
+ * anything else is left to cmp_stacks.
+ */
+#define KEY_BITS 21
+#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+
+struct keyed {
+	uint64_t key;
+	uint32_t stack;
+};
+
+static uint64_t stack_key(const struct coll *c, uint32_t stack)
+{
+	struct walk w;
+	walk_init(&w, c, stack);
+	uint64_t k = 0;
+	int stop = 0;
+	for (int i = 0; i < 3; i++) {
+		int last = 0;
+		const struct elem *e = stop ? NULL : walk_next(&w, &last);
+		stop = !e || last;
+		k = k << KEY_BITS | (stop ? 0 : e->rank + 1);
+	}
+	return k;
+}
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	if (a->key != b->key) {
+		int sh = (63 - __builtin_clzll(a->key ^ b->key)) / KEY_BITS * KEY_BITS;
+		if ((a->key >> sh & KEY_MASK) && (b->key >> sh & KEY_MASK))
+			return a->key < b->key ? -1 : 1;
+	}
+	return cmp_stacks(&a->stack, &b->stack);
+}
+
+/*
  * Elements of named frames, made once per (name, inline or not): each
- * distinct name is held once, not once per location.
+ * distinct name is held once, not once per location. el holds every
+ * distinct element (those of unnamed frames too); the ranks are numbered
+ * by sorting it.
  */
 struct elcache {
 	struct jh_u64map idx[2];  /* name pointer -> index in el, per inline flag */
-	struct elem *el;
+	struct elem *el;          /* rank: its own index until ranked */
 	size_t nel, alloc;
 	struct jh_arena *strs;
 	struct jh_sb sb;
 };
+
+static struct elem new_elem(struct elcache *ec, const char *s, size_t n)
+{
+	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
+	ec->el[ec->nel] = (struct elem){s, (uint32_t)n, (uint32_t)ec->nel};
+	return ec->el[ec->nel++];
+}
+
+/* An element's first 16 bytes with its ';', zeros after: in that order,
+ * as big-endian numbers. */
+struct rkey {
+	uint64_t hi, lo;
+	uint32_t el;
+};
+
+static uint64_t be64(const char *s, size_t n) /* n <= 8 bytes of s */
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? (unsigned char)s[i] : 0);
+	return v;
+}
+
+static const struct elem *rank_el;
+
+static int cmp_rkey(const void *pa, const void *pb)
+{
+	const struct rkey *a = pa, *b = pb;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	const struct elem *x = &rank_el[a->el], *y = &rank_el[b->el];
+	if (x->s == y->s)
+		return 0;
+	/* ';' ends both and is in neither name: the shorter one is decided
+	 * at or before its ';' */
+	return memcmp(x->s, y->s, (x->len < y->len ? x->len : y->len) + 1);
+}
+
+/* Ranks ec->el by the bytes of "name;" (equal names share a rank);
+ * *nranks: the number of ranks. */
+static uint32_t *rank_elements(const struct elcache *ec, uint32_t *nranks)
+{
+	size_t n = ec->nel;
+	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
+	for (size_t i = 0; i < n; i++) {
+		const struct elem *e = &ec->el[i];
+		size_t m = (size_t)e->len + 1; /* with the ';' */
+		k[i].hi = be64(e->s, m < 8 ? m : 8);
+		k[i].lo = m > 8 ? be64(e->s + 8, m - 8 < 8 ? m - 8 : 8) : 0;
+		k[i].el = (uint32_t)i;
+	}
+	rank_el = ec->el;
+	jh_qsort(k, n, sizeof(*k), cmp_rkey);
+	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
+	uint32_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && cmp_rkey(&k[i - 1], &k[i]))
+			r++;
+		rank[k[i].el] = r;
+	}
+	*nranks = n ? r + 1 : 0;
+	free(k);
+	return rank;
+}
 
 static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
 {
@@ -173,9 +288,7 @@ static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
 	jh_sb_addc(&ec->sb, ';'); /* see struct elem */
 	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
 	*v = ec->nel;
-	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
-	ec->el[ec->nel] = (struct elem){s, (uint32_t)n};
-	return ec->el[ec->nel++];
+	return new_elem(ec, s, n);
 }
 
 static int all_named(const struct jh_model *m, const struct jh_location *l)
@@ -222,12 +335,14 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		const char *p = jh_arena_strndup(strs, sb.buf, sb.len), *e;
 		for (; (e = strchr(p, ';')); p = e + 1) {
 			JH_GROW(c->el, nel + 1, alloc);
-			c->el[nel].s = p;
-			c->el[nel].len = (uint32_t)(e - p);
-			nel++;
+			c->el[nel++] = new_elem(&ec, p, (size_t)(e - p));
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
+	uint32_t *rank = rank_elements(&ec, &c->nranks);
+	for (size_t i = 0; i < nel; i++)
+		c->el[i].rank = rank[c->el[i].rank];
+	free(rank);
 	jh_sb_release(&sb);
 	jh_sb_release(&ec.sb);
 	jh_u64map_release(&ec.idx[0]);
@@ -278,6 +393,24 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
 	return ferror(out) ? -1 : 0;
 }
 
+/* Prefetches what writing stack order[s] will read: stacks come in line
+ * order, so their locations' elements are all over memory. deep: the
+ * element offsets only (the elements themselves need them loaded). */
+static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s, int deep)
+{
+	const struct jh_graph *g = c->g;
+	if (s >= g->nstacks)
+		return;
+	const struct jh_gstack *gs = &g->stacks[order[s]];
+	const uint32_t *locs = g->locpool + gs->off;
+	for (uint32_t i = 0; i < gs->len; i++) {
+		if (deep)
+			__builtin_prefetch(&c->eoff[locs[i]]);
+		else
+			__builtin_prefetch(&c->el[c->eoff[locs[i]]]);
+	}
+}
+
 static int writev_all(int fd, struct iovec *iov, int n)
 {
 	while (n > 0) {
@@ -318,6 +451,8 @@ static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 	int n = 0;
 	static char space[] = " ";
 	for (size_t s = 0; s < g->nstacks; s++) {
+		prefetch_stack(c, order, s + 4, 1);
+		prefetch_stack(c, order, s + 2, 0);
 		const struct jh_gstack *gs = &g->stacks[order[s]];
 		const uint32_t *locs = g->locpool + gs->off;
 		const struct elem *last = NULL;
@@ -372,11 +507,18 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	c.coff[g->nstacks] = counts.len;
 	c.counts = counts.buf;
 
+	/* sorted by key, the lines compared only where the keys cannot tell */
+	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
+	for (size_t s = 0; s < g->nstacks; s++) {
+		kd[s].key = c.nranks < KEY_MASK ? stack_key(&c, (uint32_t)s) : 0;
+		kd[s].stack = (uint32_t)s;
+	}
+	sort_coll = &c;
+	jh_qsort(kd, g->nstacks, sizeof(*kd), cmp_keyed);
 	uint32_t *order = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*order)));
 	for (size_t s = 0; s < g->nstacks; s++)
-		order[s] = (uint32_t)s;
-	sort_coll = &c;
-	jh_qsort(order, g->nstacks, sizeof(*order), cmp_stacks);
+		order[s] = kd[s].stack;
+	free(kd);
 
 	int r = write_direct(out, &c, order);
 	if (r == 1)

@@ -494,7 +494,12 @@ static void compute_nodes(struct jh_graph *g)
 	for (size_t s = 0; s < g->nstacks; s++)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
+	struct jh_graph_priv *gp = g->priv;
 	for (size_t l = 0; l < m->nlocs; l++) {
+		uint32_t k = l + 8 < m->nlocs && m->locs[l + 8].nframes
+				     ? gp->fid[m->locs[l + 8].first] : UINT32_MAX;
+		if (k != UINT32_MAX) /* the memo of a location ahead */
+			__builtin_prefetch(&gp->fm[k]);
 		g->lockey_off[l] = (uint32_t)g->nkeypool;
 		if (used[l])
 			translate_location(g, (uint32_t)l);
@@ -508,6 +513,18 @@ static void compute_nodes(struct jh_graph *g)
 	double *flat = xcalloc(nn, sizeof(*flat)), *cum = xcalloc(nn, sizeof(*cum));
 	const uint32_t *koff = g->lockey_off, *kpool = g->keypool;
 	for (size_t s = 0; s < g->nstacks; s++) {
+		/* the keys of a stack's locations are all over memory: fetch
+		 * those of the next stacks ahead (their offsets first) */
+		if (s + 4 < g->nstacks) {
+			const struct jh_gstack *ps = &g->stacks[s + 4];
+			for (uint32_t i = 0; i < ps->len; i++)
+				__builtin_prefetch(&koff[g->locpool[ps->off + i]]);
+		}
+		if (s + 2 < g->nstacks) {
+			const struct jh_gstack *ps = &g->stacks[s + 2];
+			for (uint32_t i = 0; i < ps->len; i++)
+				__builtin_prefetch(&kpool[koff[g->locpool[ps->off + i]]]);
+		}
 		const struct jh_gstack *gs = &g->stacks[s];
 		const uint32_t *locs = g->locpool + gs->off;
 		const uint32_t mark = (uint32_t)s + 1;

@@ -193,9 +193,14 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
 /*
  * Symbol names (whole lines, or with split_symbols their parts) are stored
  * once per distinct string: call sites of one function usually carry the
- * same names. sym_index holds slot pairs (hash, id + 1) of sym_parts, load
- * factor <= 1/2.
+ * same names. sym_index holds slot pairs (hash, string pointer), load
+ * factor <= 1/2; each stored string is preceded by its sym_head, so a probe
+ * reads the slot and the string, nothing else.
  */
+struct sym_head {
+	uint32_t id, len; /* index in sym_parts, strlen */
+};
+
 static void sym_index_grow(struct jh_profile *p)
 {
 	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
@@ -221,22 +226,30 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
 		sym_index_grow(p);
 	uint64_t h = jh_hash_str(s, n);
 	size_t mask = p->sym_index_cap - 1, j = h & mask;
+	struct sym_head hd;
 	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
-		uint32_t id = (uint32_t)p->sym_index[2 * j + 1] - 1;
-		const char *x = p->sym_parts[id];
-		if (p->sym_index[2 * j] == h && !memcmp(x, s, n) && !x[n])
-			return id;
+		if (p->sym_index[2 * j] != h)
+			continue;
+		const char *x = (const char *)(uintptr_t)p->sym_index[2 * j + 1];
+		memcpy(&hd, x - sizeof(hd), sizeof(hd));
+		if (hd.len == n && !memcmp(x, s, n))
+			return hd.id;
 	}
-	if (p->nsym_parts >= UINT32_MAX - 1) {
+	if (p->nsym_parts >= UINT32_MAX - 1 || n >= UINT32_MAX) {
 		fprintf(stderr, "jeheap: too many symbol names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
+	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
+	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n};
+	memcpy(x - sizeof(hd), &hd, sizeof(hd));
+	memcpy(x, s, n);
+	x[n] = 0;
 	JH_GROW(p->sym_parts, p->nsym_parts + 1, p->sym_parts_alloc);
-	p->sym_parts[p->nsym_parts] = jh_arena_strndup(&p->sym_arena, s, n);
+	p->sym_parts[p->nsym_parts++] = x;
 	p->sym_index[2 * j] = h;
-	p->sym_index[2 * j + 1] = ++p->nsym_parts;
+	p->sym_index[2 * j + 1] = (uint64_t)(uintptr_t)x;
 	p->sym_index_nr++;
-	return (uint32_t)(p->nsym_parts - 1);
+	return hd.id;
 }
 
 /* Parts are separated by the leftmost "--" (Perl's split /--/). */

@@ -660,6 +660,18 @@ void jh_graph_release(struct jh_graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
+uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->fid[f];
+}
+
+size_t jh_graph_nfuncs(const struct jh_graph *g)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->nfm;
+}
+
 static const struct jh_graph *sort_graph;
 static int sort_cum;
 

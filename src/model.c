@@ -393,7 +393,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	 * Key and value share a slot (one cache miss per probe); sized from
 	 * the symbol section when there is one (about one line per pc). */
 	size_t cap = 1024;
-	while (cap < 2 * p->nsyms && cap < p->npcs)
+	while (3 * cap < 4 * p->nsyms && cap < p->npcs)
 		cap *= 2;
 	struct pcslot *tab = xcalloc(cap, sizeof(*tab));
 	uint64_t *upcs = NULL;
@@ -410,7 +410,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			upcs[nu++] = pc;
 			tab[j].key = pc;
 			tab[j].val = (uint32_t)nu;
-			if (2 * nu > cap) { /* rehash from upcs */
+			if (4 * nu > 3 * cap) { /* rehash from upcs */
 				cap *= 2;
 				free(tab);
 				tab = xcalloc(cap, sizeof(*tab));

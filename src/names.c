@@ -60,12 +60,14 @@ static int strip_parens_pass(char *buf, size_t *n)
  */
 static void strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
 {
+	const char set[3] = {open, close, 0};
 	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0, len = *n;
+	buf[len] = 0; /* strcspn below stops at the end */
 	for (size_t r = 0; r < len; r++) {
-		/* copy up to the next bracket (runs are short: a loop beats
-		 * strcspn's setup) */
-		while (r < len && buf[r] != open && buf[r] != close)
-			buf[w++] = buf[r++];
+		size_t run = strcspn(buf + r, set); /* copy up to the next bracket */
+		memmove(buf + w, buf + r, run);
+		w += run;
+		r += run;
 		if (r >= len)
 			break;
 		char c = buf[r];

@@ -203,7 +203,8 @@ static int cmp_keyed(const void *pa, const void *pb)
  * by sorting it.
  */
 struct elcache {
-	struct jh_u64map idx[2];  /* name pointer -> index in el, per inline flag */
+	uint32_t *idx[2];         /* per function id (jh_graph_func_id): index in
+	                           * el + 1, per inline flag */
 	struct elem *el;          /* rank: its own index until ranked */
 	size_t nel, alloc;
 	struct jh_arena *strs;
@@ -276,25 +277,26 @@ static uint32_t *rank_elements(const struct elcache *ec, uint32_t *nranks)
 	return rank;
 }
 
-static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
+/* The element of frame f (named, function id fid). */
+static struct elem frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
+			      uint32_t fid, int inl)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(&ec->idx[inl], (uint64_t)(uintptr_t)func, &added);
-	if (!added)
-		return ec->el[*v];
+	uint32_t *v = &ec->idx[inl][fid];
+	if (*v)
+		return ec->el[*v - 1];
 	jh_sb_reset(&ec->sb);
-	jh_collapsed_frame(&ec->sb, func, inl);
+	jh_collapsed_frame(&ec->sb, m->frames.items[f].func, inl);
 	size_t n = ec->sb.len;
 	jh_sb_addc(&ec->sb, ';'); /* see struct elem */
 	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
-	*v = ec->nel;
+	*v = (uint32_t)ec->nel + 1;
 	return new_elem(ec, s, n);
 }
 
-static int all_named(const struct jh_model *m, const struct jh_location *l)
+static int all_named(const struct jh_graph *g, const struct jh_location *l)
 {
 	for (uint32_t i = 0; i < l->nframes; i++)
-		if (!m->frames.items[l->first + i].func)
+		if (jh_graph_func_id(g, l->first + i) == UINT32_MAX)
 			return 0;
 	return l->nframes > 0;
 }
@@ -309,8 +311,9 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
 	struct elcache ec = {.strs = strs};
-	jh_u64map_init(&ec.idx[0]);
-	jh_u64map_init(&ec.idx[1]);
+	size_t nf = jh_graph_nfuncs(g);
+	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
+	ec.idx[1] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[1]));
 	jh_sb_init(&ec.sb);
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
@@ -321,10 +324,12 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		if (!used[l])
 			continue;
 		const struct jh_location *loc = &m->locs[l];
-		if (all_named(m, loc)) {
+		if (all_named(g, loc)) {
 			JH_GROW(c->el, nel + loc->nframes, alloc);
-			for (uint32_t i = 0; i < loc->nframes; i++)
-				c->el[nel++] = frame_elem(&ec, m->frames.items[loc->first + i].func, i != 0);
+			for (uint32_t i = 0; i < loc->nframes; i++) {
+				uint32_t f = loc->first + i;
+				c->el[nel++] = frame_elem(&ec, m, f, jh_graph_func_id(g, f), i != 0);
+			}
 			continue;
 		}
 		jh_sb_reset(&sb);
@@ -345,8 +350,8 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	free(rank);
 	jh_sb_release(&sb);
 	jh_sb_release(&ec.sb);
-	jh_u64map_release(&ec.idx[0]);
-	jh_u64map_release(&ec.idx[1]);
+	free(ec.idx[0]);
+	free(ec.idx[1]);
 	free(ec.el);
 	free(used);
 }

@@ -94,6 +94,12 @@ static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32
 	return g->keypool + g->lockey_off[loc];
 }
 
+/* A dense id of the function name of model frame f (m->frames.items[f]):
+ * frames with one name share it; ids are < jh_graph_nfuncs(g); UINT32_MAX
+ * for an unknown function. */
+uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f);
+size_t jh_graph_nfuncs(const struct jh_graph *g);
+
 /* Node ids sorted as --text prints them (§7.6): by flat (or cum when by_cum)
  * descending, ties by key byte-wise ascending. Caller frees. */
 uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);

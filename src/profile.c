@@ -219,12 +219,11 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-/* Returns the id in sym_parts of s[0..n). */
-static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
+/* Returns the id in sym_parts of s[0..n), whose jh_hash_str is h. */
+static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
 		sym_index_grow(p);
-	uint64_t h = jh_hash_str(s, n);
 	size_t mask = p->sym_index_cap - 1, j = h & mask;
 	struct sym_head hd;
 	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
@@ -252,11 +251,18 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
 	return hd.id;
 }
 
-/* Parts are separated by the leftmost "--" (Perl's split /--/). */
-static void add_parts(struct jh_profile *p, struct jh_symname *sym, const char *s, size_t n)
+struct jh_sympart {
+	const char *s;
+	size_t n;
+	uint64_t h;
+};
+
+/* Appends the parts of names s[0..n) to b->parts[*np ...); returns their
+ * number. Parts are separated by the leftmost "--" (Perl's split /--/). */
+static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size_t n)
 {
 	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
-	sym->first = (uint32_t)p->nsym_frames;
+	size_t first = *np;
 	for (;;) {
 		const char *d = s;
 		while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
@@ -264,32 +270,106 @@ static void add_parts(struct jh_profile *p, struct jh_symname *sym, const char *
 		if (d && d + 1 >= e)
 			d = NULL;
 		const char *pe = d ? d : e;
-		JH_GROW(p->sym_frames, p->nsym_frames + 1, p->sym_frames_alloc);
-		p->sym_frames[p->nsym_frames++] = sym_store(p, s, (size_t)(pe - s));
+		JH_GROW(b->parts, *np + 1, b->parts_alloc);
+		b->parts[(*np)++] = (struct jh_sympart){s, (size_t)(pe - s), 0};
 		if (!d)
 			break;
 		s = d + 2;
 	}
-	if (p->nsym_frames - sym->first > UINT32_MAX) {
+	if (*np - first > UINT32_MAX) {
 		fprintf(stderr, "jeheap: symbol line with too many names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	sym->nparts = (uint32_t)(p->nsym_frames - sym->first);
+	return *np - first;
+}
+
+static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
+{
+	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
+	struct jh_symname *sym = &p->syms[p->nsyms++];
+	memset(sym, 0, sizeof(*sym));
+	sym->pc = pc;
+	return sym;
+}
+
+void jh_symbatch_init(struct jh_symbatch *b)
+{
+	memset(b, 0, sizeof(*b));
+	jh_sb_init(&b->text);
+}
+
+void jh_symbatch_release(struct jh_symbatch *b)
+{
+	jh_sb_release(&b->text);
+	free(b->parts);
+	memset(b, 0, sizeof(*b));
+}
+
+void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
+		     size_t n)
+{
+	b->pcs[b->n] = pc;
+	b->off[b->n] = b->text.len;
+	b->len[b->n] = n;
+	jh_sb_add(&b->text, names, n);
+	if (++b->n == JH_SYMBATCH)
+		jh_symbatch_flush(p, b);
+}
+
+/*
+ * In three sweeps over all parts of the batch: hash and prefetch the index
+ * slot; prefetch the string an equal hash points at; store (the probes now
+ * mostly hit the caches).
+ */
+void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
+{
+	if (!p->split_symbols) {
+		for (size_t i = 0; i < b->n; i++)
+			jh_profile_add_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
+		b->n = 0;
+		jh_sb_reset(&b->text);
+		return;
+	}
+	size_t np = 0, nparts[JH_SYMBATCH];
+	for (size_t i = 0; i < b->n; i++)
+		nparts[i] = split_parts(b, &np, b->text.buf + b->off[i], b->len[i]);
+	while (2 * (p->sym_index_nr + np) > p->sym_index_cap)
+		sym_index_grow(p); /* no growing while the batch is stored */
+	size_t mask = p->sym_index_cap - 1;
+	for (size_t k = 0; k < np; k++) {
+		b->parts[k].h = jh_hash_str(b->parts[k].s, b->parts[k].n);
+		__builtin_prefetch(&p->sym_index[2 * (b->parts[k].h & mask)]);
+	}
+	for (size_t k = 0; k < np; k++) {
+		const uint64_t *slot = &p->sym_index[2 * (b->parts[k].h & mask)];
+		if (slot[1] && slot[0] == b->parts[k].h)
+			__builtin_prefetch((const char *)(uintptr_t)slot[1] - sizeof(struct sym_head));
+	}
+	const struct jh_sympart *part = b->parts;
+	for (size_t i = 0; i < b->n; i++) {
+		struct jh_symname *sym = new_symname(p, b->pcs[i]);
+		sym->first = (uint32_t)p->nsym_frames;
+		sym->nparts = (uint32_t)nparts[i];
+		JH_GROW(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
+		for (size_t k = 0; k < nparts[i]; k++, part++)
+			p->sym_frames[p->nsym_frames++] = sym_store(p, part->s, part->n, part->h);
+	}
+	b->n = 0;
+	jh_sb_reset(&b->text);
 }
 
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
-	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
-	struct jh_symname *sym = &p->syms[p->nsyms];
-	memset(sym, 0, sizeof(*sym));
-	sym->pc = pc;
-	if (p->split_symbols)
-		add_parts(p, sym, names, n);
-	else {
-		uint32_t id = sym_store(p, names, n); /* may move sym_parts */
-		sym->names = p->sym_parts[id];
+	if (p->split_symbols) {
+		struct jh_symbatch b;
+		jh_symbatch_init(&b);
+		jh_symbatch_add(p, &b, pc, names, n);
+		jh_symbatch_flush(p, &b);
+		jh_symbatch_release(&b);
+		return;
 	}
-	p->nsyms++;
+	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
+	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

@@ -431,6 +431,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
 	for (size_t i = 0; i < p->nsyms; i++) {
 		uint64_t pc = p->syms[i].pc;
+		if (i + 16 < p->nsyms)
+			__builtin_prefetch(&tab[jh_hash_u64(p->syms[i + 16].pc) & (cap - 1)]);
 		size_t j = jh_hash_u64(pc) & (cap - 1);
 		while (tab[j].val && tab[j].key != pc)
 			j = (j + 1) & (cap - 1);

@@ -31,9 +31,21 @@ struct elem {
 	                 * not the last of their lines */
 };
 
+/* What writing a location needs, in one aligned 32-byte record (no other
+ * memory is read for it): its first two elements' strings (each followed
+ * by ';') and lengths; further ones are el[more ...]. */
+struct lrec {
+	const char *s[2];
+	uint32_t len[2];
+	uint32_t n;    /* elements */
+	uint32_t more; /* index in el of the third */
+};
+
 struct coll {
 	const struct jh_graph *g;
-	struct elem *el;   /* frame names of all locations */
+	struct elem *tok;  /* the distinct frame names */
+	uint32_t *el;      /* frame names of all locations (indexes in tok) */
+	struct lrec *lrec; /* per location: what writing its names needs */
 	uint32_t *eoff;    /* per location: el[eoff[l] .. eoff[l+1]) */
 	uint32_t nranks;   /* distinct element strings */
 	char *counts;      /* per stack: "count\n" or "before after\n" */
@@ -68,7 +80,7 @@ static const struct elem *walk_next(struct walk *w, int *last)
 		w->e = w->c->eoff[l];
 		w->eend = w->c->eoff[l + 1];
 	}
-	const struct elem *el = &w->c->el[w->e++];
+	const struct elem *el = &w->c->tok[w->c->el[w->e++]];
 	*last = w->e == w->eend;
 	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
 		*last = w->c->eoff[w->locs[i - 1]] == w->c->eoff[w->locs[i - 1] + 1];
@@ -211,11 +223,11 @@ struct elcache {
 	struct jh_sb sb;
 };
 
-static struct elem new_elem(struct elcache *ec, const char *s, size_t n)
+static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
 {
 	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
 	ec->el[ec->nel] = (struct elem){s, (uint32_t)n, (uint32_t)ec->nel};
-	return ec->el[ec->nel++];
+	return (uint32_t)ec->nel++;
 }
 
 /* An element's first 16 bytes with its ';', zeros after: in that order,
@@ -278,12 +290,12 @@ static uint32_t *rank_elements(const struct elcache *ec, uint32_t *nranks)
 }
 
 /* The element of frame f (named, function id fid). */
-static struct elem frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
-			      uint32_t fid, int inl)
+static uint32_t frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
+			   uint32_t fid, int inl)
 {
 	uint32_t *v = &ec->idx[inl][fid];
 	if (*v)
-		return ec->el[*v - 1];
+		return *v - 1;
 	jh_sb_reset(&ec->sb);
 	jh_collapsed_frame(&ec->sb, m->frames.items[f].func, inl);
 	size_t n = ec->sb.len;
@@ -345,15 +357,49 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
 	uint32_t *rank = rank_elements(&ec, &c->nranks);
-	for (size_t i = 0; i < nel; i++)
-		c->el[i].rank = rank[c->el[i].rank];
+	for (size_t i = 0; i < ec.nel; i++)
+		ec.el[i].rank = rank[i];
 	free(rank);
+	c->tok = ec.el;
 	jh_sb_release(&sb);
 	jh_sb_release(&ec.sb);
 	free(ec.idx[0]);
 	free(ec.idx[1]);
-	free(ec.el);
 	free(used);
+}
+
+/* Element k of a location's record. */
+static inline const char *lrec_elem(const struct coll *c, const struct lrec *r, uint32_t k,
+				    uint32_t *len)
+{
+	if (k < 2) {
+		*len = r->len[k];
+		return r->s[k];
+	}
+	const struct elem *t = &c->tok[c->el[r->more + k - 2]];
+	*len = t->len;
+	return t->s;
+}
+
+static void build_lrecs(struct coll *c)
+{
+	size_t n = c->g->m->nlocs, size = (jh_st_mult(n ? n : 1, sizeof(struct lrec)) + 63) & ~(size_t)63;
+	c->lrec = aligned_alloc(64, size);
+	if (!c->lrec) {
+		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
+		exit(JH_EXIT_INTERNAL);
+	}
+	for (size_t l = 0; l < n; l++) {
+		struct lrec *r = &c->lrec[l];
+		memset(r, 0, sizeof(*r));
+		r->n = c->eoff[l + 1] - c->eoff[l];
+		r->more = c->eoff[l] + 2;
+		for (uint32_t k = 0; k < r->n && k < 2; k++) {
+			const struct elem *t = &c->tok[c->el[c->eoff[l] + k]];
+			r->s[k] = t->s;
+			r->len[k] = t->len;
+		}
+	}
 }
 
 /* Appends n bytes to the output buffer buf[0..*len) of size cap. */
@@ -382,10 +428,13 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
 		const uint32_t *locs = g->locpool + gs->off;
 		int first = 1;
 		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+			const struct lrec *r = &c->lrec[locs[i]];
+			for (uint32_t k = 0; k < r->n; k++) {
 				if (!first)
 					out_add(out, buf, &len, cap, ";", 1);
-				out_add(out, buf, &len, cap, c->el[e].s, c->el[e].len);
+				uint32_t n;
+				const char *e = lrec_elem(c, r, k, &n);
+				out_add(out, buf, &len, cap, e, n);
 				first = 0;
 			}
 		}
@@ -399,21 +448,22 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
 }
 
 /* Prefetches what writing stack order[s] will read: stacks come in line
- * order, so their locations' elements are all over memory. deep: the
- * element offsets only (the elements themselves need them loaded). */
-static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s, int deep)
+ * order, so their locations are all over memory. Stage 1: the stack and
+ * its location ids; 0: their records (needs the ids). */
+static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s, int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks)
 		return;
 	const struct jh_gstack *gs = &g->stacks[order[s]];
 	const uint32_t *locs = g->locpool + gs->off;
-	for (uint32_t i = 0; i < gs->len; i++) {
-		if (deep)
-			__builtin_prefetch(&c->eoff[locs[i]]);
-		else
-			__builtin_prefetch(&c->el[c->eoff[locs[i]]]);
+	if (stage) {
+		__builtin_prefetch(locs);
+		__builtin_prefetch(locs + gs->len - 1);
+		return;
 	}
+	for (uint32_t i = 0; i < gs->len; i++)
+		__builtin_prefetch(&c->lrec[locs[i]]);
 }
 
 static int writev_all(int fd, struct iovec *iov, int n)
@@ -456,21 +506,25 @@ static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 	int n = 0;
 	static char space[] = " ";
 	for (size_t s = 0; s < g->nstacks; s++) {
-		prefetch_stack(c, order, s + 4, 1);
+		if (s + 8 < g->nstacks)
+			__builtin_prefetch(&g->stacks[order[s + 8]]);
+		prefetch_stack(c, order, s + 5, 1);
 		prefetch_stack(c, order, s + 2, 0);
 		const struct jh_gstack *gs = &g->stacks[order[s]];
 		const uint32_t *locs = g->locpool + gs->off;
-		const struct elem *last = NULL;
+		int last = 0;
 		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+			const struct lrec *r = &c->lrec[locs[i]];
+			for (uint32_t k = 0; k < r->n; k++) {
 				if (n + 3 > NIOV) {
 					if (writev_all(fd, iov, n))
 						return -1;
 					n = 0;
 				}
-				last = &c->el[e];
-				iov[n].iov_base = (void *)(uintptr_t)last->s;
-				iov[n++].iov_len = last->len + 1; /* with its ';' */
+				uint32_t len;
+				iov[n].iov_base = (void *)(uintptr_t)lrec_elem(c, r, k, &len);
+				iov[n++].iov_len = len + 1; /* with its ';' */
+				last = 1;
 			}
 		}
 		if (last)
@@ -525,6 +579,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 		order[s] = kd[s].stack;
 	free(kd);
 
+	build_lrecs(&c);
 	int r = write_direct(out, &c, order);
 	if (r == 1)
 		r = write_buffered(out, &c, order);
@@ -532,6 +587,8 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	free(c.coff);
 	free(c.eoff);
 	free(c.el);
+	free(c.tok);
+	free(c.lrec);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
 	return r;

@@ -168,42 +168,43 @@ static int cmp_stacks(const void *pa, const void *pb)
 }
 
 /*
- * The sort key of a stack: the ranks + 1 of its first three elements, root
- * first, in 21-bit fields (the first in the highest); a field is 0 from
- * the line's last element on (its terminator is ' ', not ';'). Where two
- * keys first differ in fields that are both non-zero, they order the lines;
- * anything else is left to cmp_stacks.
+ * The sort key of a stack: the ranks + 1 of its first six elements, root
+ * first, in 21-bit fields, three per word (the first in the highest); a
+ * field is 0 from the line's last element on (its terminator is ' ', not
+ * ';'). Where two keys first differ in fields that are both non-zero, they
+ * order the lines; anything else is left to cmp_stacks. (Sorting compares
+ * neighbours in line order most: they often share a few elements.)
  */
 #define KEY_BITS 21
 #define KEY_MASK ((1ULL << KEY_BITS) - 1)
 
 struct keyed {
-	uint64_t key;
+	uint64_t key[2];
 	uint32_t stack;
 };
 
-static uint64_t stack_key(const struct coll *c, uint32_t stack)
+static void stack_key(const struct coll *c, uint32_t stack, uint64_t key[2])
 {
 	struct walk w;
 	walk_init(&w, c, stack);
-	uint64_t k = 0;
 	int stop = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 6; i++) {
 		int last = 0;
 		const struct elem *e = stop ? NULL : walk_next(&w, &last);
 		stop = !e || last;
-		k = k << KEY_BITS | (stop ? 0 : e->rank + 1);
+		key[i / 3] = key[i / 3] << KEY_BITS | (stop ? 0 : e->rank + 1);
 	}
-	return k;
 }
 
 static int cmp_keyed(const void *pa, const void *pb)
 {
 	const struct keyed *a = pa, *b = pb;
-	if (a->key != b->key) {
-		int sh = (63 - __builtin_clzll(a->key ^ b->key)) / KEY_BITS * KEY_BITS;
-		if ((a->key >> sh & KEY_MASK) && (b->key >> sh & KEY_MASK))
-			return a->key < b->key ? -1 : 1;
+	int w = a->key[0] == b->key[0]; /* the first word that differs */
+	uint64_t x = a->key[w], y = b->key[w];
+	if (x != y) {
+		int sh = (63 - __builtin_clzll(x ^ y)) / KEY_BITS * KEY_BITS;
+		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
+			return x < y ? -1 : 1;
 	}
 	return cmp_stacks(&a->stack, &b->stack);
 }
@@ -569,7 +570,9 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	/* sorted by key, the lines compared only where the keys cannot tell */
 	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
 	for (size_t s = 0; s < g->nstacks; s++) {
-		kd[s].key = c.nranks < KEY_MASK ? stack_key(&c, (uint32_t)s) : 0;
+		kd[s].key[0] = kd[s].key[1] = 0;
+		if (c.nranks < KEY_MASK)
+			stack_key(&c, (uint32_t)s, kd[s].key);
 		kd[s].stack = (uint32_t)s;
 	}
 	sort_coll = &c;

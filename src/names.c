@@ -192,7 +192,8 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
  * newlines -> ' '. */
 static void collapsed_safe(struct jh_sb *sb, size_t start)
 {
-	for (char *p = sb->buf + start; *p; p++) {
+	/* names rarely hold any: strpbrk skips to the first one */
+	for (char *p = strpbrk(sb->buf + start, ";\n\r"); p && *p; p++) {
 		if (*p == ';')
 			*p = ':';
 		else if (*p == '\n' || *p == '\r')

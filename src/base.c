@@ -255,8 +255,9 @@ void jh_intern_release(struct jh_intern *t)
 }
 
 /* Slots keep their string's hash: probes compare hashes before touching
- * strings, and growing rehashes no string. */
-const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
+ * strings, and growing rehashes no string. Returns the slot of s[0..n):
+ * its string, or the empty slot where it goes. */
+static size_t intern_slot(struct jh_intern *t, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (t->nr + 1) > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
@@ -277,19 +278,54 @@ const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
 		t->hashes = hashes;
 		t->cap = cap;
 	}
-	uint64_t h = jh_hash_str(s, n);
 	size_t j = h & (t->cap - 1);
 	while (t->slots[j]) {
 		const char *x = t->slots[j];
 		if (t->hashes[j] == h && strncmp(x, s, n) == 0 && x[n] == 0)
-			return x;
+			return j;
 		j = (j + 1) & (t->cap - 1);
 	}
-	const char *x = jh_arena_strndup(&t->arena, s, n);
+	return j;
+}
+
+static const char *intern_add(struct jh_intern *t, size_t j, const char *x, uint64_t h)
+{
 	t->slots[j] = x;
 	t->hashes[j] = h;
 	t->nr++;
 	return x;
+}
+
+const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
+{
+	uint64_t h = jh_hash_str(s, n);
+	size_t j = intern_slot(t, s, n, h);
+	if (t->slots[j])
+		return t->slots[j];
+	return intern_add(t, j, jh_arena_strndup(&t->arena, s, n), h);
+}
+
+const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h)
+{
+	size_t j = intern_slot(t, s, n, h);
+	return t->slots[j] ? t->slots[j] : intern_add(t, j, s, h);
+}
+
+void jh_intern_keep(struct jh_intern *t, struct jh_arena *a)
+{
+	if (!a->head)
+		return;
+	struct jh_arena_block *last = a->head;
+	while (last->next)
+		last = last->next;
+	if (t->arena.head) { /* behind the block still being filled */
+		last->next = t->arena.head->next;
+		t->arena.head->next = a->head;
+	} else {
+		t->arena = *a;
+	}
+	a->head = NULL;
+	a->used = a->cap = 0;
 }
 
 const char *jh_intern(struct jh_intern *t, const char *s)

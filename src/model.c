@@ -162,18 +162,22 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 
 /* The model's names of p's distinct symbol parts ("??" is no name); *empty
  * is the id of the empty part (parts are distinct: at most one). The
- * profile's copies of the parts are freed (the model holds them now). */
+ * profile's copies of the parts become the model's (no copy, no rehash). */
 static const char **part_names(struct jh_model *m, struct jh_profile *p, uint32_t *empty)
 {
 	const char **funcs = xmalloc(jh_st_mult(p->nsym_parts ? p->nsym_parts : 1, sizeof(*funcs)));
 	*empty = UINT32_MAX;
 	for (size_t i = 0; i < p->nsym_parts; i++) {
-		const char *s = p->sym_parts[i];
-		if (!s[0])
+		size_t n;
+		uint64_t h;
+		const char *s = jh_profile_sym_part(p, (uint32_t)i, &n, &h);
+		if (!n)
 			*empty = (uint32_t)i;
-		funcs[i] = !strcmp(s, "??") ? NULL : jh_intern(&m->names, s);
+		funcs[i] = n == 2 && s[0] == '?' && s[1] == '?'
+				   ? NULL
+				   : jh_intern_nocopy(&m->names, s, n, h);
 	}
-	jh_arena_release(&p->sym_arena);
+	jh_intern_keep(&m->names, &p->sym_arena);
 	free(p->sym_parts);
 	free(p->sym_index);
 	p->sym_parts = NULL;

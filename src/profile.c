@@ -199,7 +199,19 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
  */
 struct sym_head {
 	uint32_t id, len; /* index in sym_parts, strlen */
+	uint64_t hash;    /* jh_hash_str */
 };
+
+const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t *len,
+				uint64_t *hash)
+{
+	const char *x = p->sym_parts[id];
+	struct sym_head hd;
+	memcpy(&hd, x - sizeof(hd), sizeof(hd));
+	*len = hd.len;
+	*hash = hd.hash;
+	return x;
+}
 
 static void sym_index_grow(struct jh_profile *p)
 {
@@ -239,7 +251,7 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 		exit(JH_EXIT_INTERNAL);
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
-	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n};
+	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, h};
 	memcpy(x - sizeof(hd), &hd, sizeof(hd));
 	memcpy(x, s, n);
 	x[n] = 0;

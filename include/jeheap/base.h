@@ -96,6 +96,12 @@ void jh_intern_init(struct jh_intern *t);
 void jh_intern_release(struct jh_intern *t);
 const char *jh_intern(struct jh_intern *t, const char *s);
 const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n);
+/* jh_intern_n without a copy: s[0..n) (NUL-terminated, h = jh_hash_str(s,
+ * n)) itself becomes the interned string if none is equal, so it must live
+ * as long as t: memory of an arena handed over with jh_intern_keep. */
+const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h);
+/* Moves every block of a into t's arena (a is left empty). */
+void jh_intern_keep(struct jh_intern *t, struct jh_arena *a);
 
 /*
  * u64 -> u64 open-addressing hash map (key UINT64_MAX is reserved).

@@ -24,7 +24,14 @@ enum {
 
 static const char unk[] = "??"; /* short name of an unknown function (not interned) */
 
-enum { FM_HEX_DONE = 1, FM_HEX = 2, FM_ALLOC_DONE = 4, FM_ALLOC = 8 };
+enum {
+	FM_HEX_DONE = 1,
+	FM_HEX = 2,
+	FM_ALLOC_DONE = 4,
+	FM_ALLOC = 8,
+	FM_RUN_DONE = 16, /* jh_is_callback_run of its key's short name */
+	FM_RUN = 32,
+};
 
 /*
  * Groups the model's frames by function name (interned pointer): gp->fid
@@ -296,6 +303,12 @@ static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint
 	return node_for(g, gp->sb.buf, gp->sb.len, id, j, 1) + 1;
 }
 
+uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+		       uint32_t level, int inl)
+{
+	return node_for(g, key, n, loc, level, inl);
+}
+
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
 static void unknown_key(struct jh_sb *sb, const struct jh_location *l)
 {
@@ -325,8 +338,12 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		return;
 	}
 	for (uint32_t j = l->nframes; j-- > 0;) {
-		struct jh_fmemo *fm;
-		if (g->gran == JH_GRAN_FUNCTIONS && (fm = frame_memo(gp, l, j))) {
+		struct jh_fmemo *fm = frame_memo(gp, l, j); /* NULL: unknown function */
+		if (fm && j == 0 && g->gran != JH_GRAN_FILES && !(fm->flags & FM_RUN_DONE))
+			fm->flags |= FM_RUN_DONE |
+				     (jh_is_callback_run(key_short(gp, m, l, j)) ? FM_RUN : 0);
+		int run = fm && j == 0 && g->gran != JH_GRAN_FILES && (fm->flags & FM_RUN);
+		if (!run && g->gran == JH_GRAN_FUNCTIONS && fm) {
 			/* a named frame's node depends on its name only */
 			uint32_t *nd = &fm->node[j > 0];
 			if (!*nd)
@@ -338,7 +355,16 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			continue;
 		}
 		const char *fn = key_short(gp, m, l, j);
-		int unknown_fn = !m->frames.items[l->first + j].func;
+		int unknown_fn = !fm;
+		if (run) {
+			/* Run#n: its key depends on the stack (jh_graph_resolve_runs) */
+			if (!gp->runloc)
+				gp->runloc = xcalloc(m->nlocs, 1);
+			gp->runloc[id] = 1;
+			JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+			g->keypool[g->nkeypool++] = JH_RUN_KEY;
+			continue;
+		}
 		jh_sb_reset(sb);
 		int bare = 0;
 		switch (g->gran) {
@@ -486,6 +512,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 
 static void compute_nodes(struct jh_graph *g)
 {
+	struct jh_graph_priv *gp = g->priv;
 	const struct jh_model *m = g->m;
 	find_collisions(g);
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
@@ -494,7 +521,6 @@ static void compute_nodes(struct jh_graph *g)
 	for (size_t s = 0; s < g->nstacks; s++)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
-	struct jh_graph_priv *gp = g->priv;
 	for (size_t l = 0; l < m->nlocs; l++) {
 		uint32_t k = l + 8 < m->nlocs && m->locs[l + 8].nframes
 				     ? gp->fid[m->locs[l + 8].first] : UINT32_MAX;
@@ -506,6 +532,8 @@ static void compute_nodes(struct jh_graph *g)
 	}
 	g->lockey_off[m->nlocs] = (uint32_t)g->nkeypool;
 	free(used);
+	if (gp->runloc)
+		jh_graph_resolve_runs(g);
 
 	/* flat/cum in plain arrays (cache-friendly), recursion counted once */
 	size_t nn = g->nnodes ? g->nnodes : 1;
@@ -531,8 +559,12 @@ static void compute_nodes(struct jh_graph *g)
 		const double v = gs->v;
 		int first = 1;
 		for (uint32_t i = 0; i < gs->len; i++) {
-			for (uint32_t j = koff[locs[i]]; j < koff[locs[i] + 1]; j++) {
-				uint32_t k = kpool[j];
+			uint32_t nk = koff[locs[i] + 1] - koff[locs[i]];
+			const uint32_t *keys = kpool + koff[locs[i]];
+			if (gp->runloc && gp->runloc[locs[i]])
+				keys = jh_graph_stack_keys(g, locs, i, &nk);
+			for (uint32_t j = 0; j < nk; j++) {
+				uint32_t k = keys[j];
 				if (stamp[k] == mark)
 					continue;
 				stamp[k] = mark;
@@ -580,6 +612,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
 	jh_u64map_init(&gp->renamed);
+	jh_u64map_init(&gp->runkeys);
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
@@ -639,6 +672,8 @@ void jh_graph_release(struct jh_graph *g)
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
 		jh_u64map_release(&gp->renamed);
+		jh_u64map_release(&gp->runkeys);
+		free(gp->runloc);
 		jh_seqset_release(&gp->stacks);
 		jh_filter_free(gp->focus);
 		jh_filter_free(gp->ignore);

@@ -7,6 +7,21 @@
 #include "jeheap/analyse.h"
 #include "jeheap/names.h"
 
+/* The keypool entry standing for a location's Run#n key until the stack
+ * context is known (analyse_run.c). */
+#define JH_RUN_KEY UINT32_MAX
+
+/* Whether a key's short name is one jeprof renames Run#n: /Callback.*::Run$/. */
+int jh_is_callback_run(const char *shortname);
+
+/* Node of a key (created on first use). */
+uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+		       uint32_t level, int inl);
+
+/* Gives every (Run location, callee) pair of g's stacks its key list, in
+ * stack order, numbering new callees in the model's run_ids. */
+void jh_graph_resolve_runs(struct jh_graph *g);
+
 /* Whether a short function name (of a pc's outermost frame) is an allocator
  * entry point whose callees and itself are removed (§6.6). */
 int jh_is_allocator_name(const char *shortname);
@@ -36,6 +51,10 @@ struct jh_graph_priv {
 	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
 	struct jh_fmemo *fm;
 	size_t nfm;
+	/* jeprof's Callback::Run rule: locations whose outermost key is Run#n,
+	 * n depending on the location translated before (see analyse_run.c) */
+	uint8_t *runloc;              /* per model location, NULL if none */
+	struct jh_u64map runkeys;     /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
 };
 
 #endif

@@ -454,6 +454,12 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		return -1;
 	}
 
+	/* jeprof reads the per-thread data of the first profile only (the
+	 * others add to the whole-process counts); bases' threads are
+	 * subtracted from it (jeheap's --base also applies to --thread) */
+	int thread_data = is_base || mp->nprofiles == 0;
+	if (!is_base)
+		mp->nprofiles++;
 	if (!mp->nfiles++)
 		m->legacy = 1;
 	if (p->format != JH_FMT_LEGACY_HEAP)
@@ -514,14 +520,14 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	}
 	if (steal)
 		m->nlocpool = m->locpool_alloc;
-	for (size_t i = 0; i < p->ntsamples; i++) {
+	for (size_t i = 0; thread_data && i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
 		const struct jh_thread *th = &p->threads[ts->thread];
 		uint32_t t = model_thread(m, th->uid, th->name);
 		thread_add(m, t, pstack[ts->stack], &ts->c, is_base);
 	}
 	/* thread names of threads without samples are kept too */
-	for (size_t i = 0; i < p->nthreads; i++)
+	for (size_t i = 0; thread_data && i < p->nthreads; i++)
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
 	free(glob);
@@ -536,6 +542,7 @@ void jh_model_init(struct jh_model *m, int symbolic)
 	jh_idtab_init(&mp->locs);
 	jh_seqset_init(&mp->stacks);
 	jh_u64map_init(&mp->thread_by_uid);
+	jh_u64map_init(&mp->run_ids);
 	mp->symbolic = symbolic;
 	m->priv = mp;
 }
@@ -589,6 +596,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		   struct jh_diag *d)
 {
 	jh_model_init(m, o->nbases > 0);
+	m->sym = s;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
@@ -656,6 +664,7 @@ void jh_model_release(struct jh_model *m)
 		jh_idtab_release(&mp->locs);
 		jh_seqset_release(&mp->stacks);
 		jh_u64map_release(&mp->thread_by_uid);
+		jh_u64map_release(&mp->run_ids);
 		free(mp->lockind);
 		free(mp->in_profile);
 		free(mp);

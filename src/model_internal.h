@@ -18,6 +18,10 @@ struct jh_model_priv {
 	size_t in_profile_alloc;
 	struct jh_u64map thread_by_uid;
 	size_t nfiles;
+	size_t nprofiles;            /* profiles (not bases) added so far */
+	/* jeprof's ShortIdFor, shared by every analysis of the model (threads,
+	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n */
+	struct jh_u64map run_ids;
 	const char *maps_program;
 };
 

@@ -145,7 +145,7 @@ void jh_options_usage(FILE *f)
 "  --focus=RE --ignore=RE   keep/drop stacks with a frame matching RE\n"
 "  --retain=RE --exclude=RE keep/drop frames matching RE\n"
 "  --base=FILE         subtract FILE (repeatable; bases are summed)\n"
-"  --thread=N|'*'      one thread's profile (or each thread)\n"
+"  --thread=N|'*'      one thread's profile (or each), first profile's data\n"
 "  --cum               sort by cumulative value\n"
 "Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
 "          --maxdegree=8 --heapcheck --scale=N\n"

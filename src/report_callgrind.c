@@ -9,7 +9,9 @@
  * glued into a "file:line:func" string and parsed back, so file names with
  * " (discriminator N)", unknown lines and names with spaces stay intact, and
  * records are sorted completely (caller file, line, function, then callee),
- * so the output is the same on every run.
+ * so the output is the same on every run. A stack left empty by allocator-frame
+ * removal (every recorded frame was an allocator's) is charged, as jeprof
+ * does, to a self cost of the site "??:0:unknown".
  */
 #include "report_graph.h"
 
@@ -35,20 +37,29 @@ struct cg {
 	const struct jh_graph *g;
 	struct jh_intern names;      /* short names, unknown-frame names */
 	struct jh_namer namer;
-	struct site *sites;          /* per location, filled on first use */
+	struct site *sites;          /* per location (+ EMPTY), filled on first use */
 	uint8_t *have_site;
 	struct jh_sb tmp;
 };
+
+/* The pseudo-location of an empty stack: m->nlocs. */
+#define EMPTY(m) ((uint32_t)(m)->nlocs)
 
 static const struct site *site_of(struct cg *c, uint32_t loc)
 {
 	if (c->have_site[loc])
 		return &c->sites[loc];
 	const struct jh_model *m = c->g->m;
-	const struct jh_location *l = &m->locs[loc];
 	struct site *s = &c->sites[loc];
 	s->file = jh_intern(&c->names, "??");
 	s->line = 0;
+	if (loc == EMPTY(m)) {
+		/* jeprof's ExtractSymbolLocation of the missing leaf */
+		s->fn = jh_intern(&c->names, "unknown");
+		c->have_site[loc] = 1;
+		return s;
+	}
+	const struct jh_location *l = &m->locs[loc];
 	if (l->nframes) {
 		/* jeprof: the outermost frame's short name, "??" when unknown */
 		const struct jh_frame *f = &m->frames.items[l->first];
@@ -184,12 +195,15 @@ static struct site *rank_sites(struct cg *c, uint32_t *rank, size_t *nranks)
 	size_t nused = 0, alloc = 0;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const uint32_t *locs = g->locpool + g->stacks[s].off;
-		for (uint32_t i = 0; i < g->stacks[s].len; i++) {
-			if (c->have_site[locs[i]])
+		uint32_t len = g->stacks[s].len;
+		const uint32_t empty = EMPTY(g->m);
+		for (uint32_t i = 0; i < (len ? len : 1); i++) {
+			uint32_t loc = len ? locs[i] : empty;
+			if (c->have_site[loc])
 				continue;
-			site_of(c, locs[i]);
+			site_of(c, loc);
 			JH_GROW(used, nused + 1, alloc);
-			used[nused++] = locs[i];
+			used[nused++] = loc;
 		}
 	}
 	if (nused)
@@ -216,11 +230,11 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 	jh_intern_init(&c.names);
 	/* Short names are interned in our own table: the model is read-only here. */
 	jh_namer_init(&c.namer, &c.names);
-	c.sites = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*c.sites));
-	c.have_site = xcalloc(m->nlocs ? m->nlocs : 1, 1);
+	c.sites = xcalloc(m->nlocs + 1, sizeof(*c.sites));
+	c.have_site = xcalloc(m->nlocs + 1, 1);
 	jh_sb_init(&c.tmp);
 
-	uint32_t *rank = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*rank));
+	uint32_t *rank = xcalloc(m->nlocs + 1, sizeof(*rank));
 	size_t nranks;
 	struct site *byrank = rank_sites(&c, rank, &nranks);
 
@@ -230,8 +244,11 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_opt
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *st = &g->stacks[s];
 		const uint32_t *locs = g->locpool + st->off;
-		if (!st->len)
+		if (!st->len) {
+			JH_GROW(r, nr + 1, alloc);
+			r[nr++] = (struct pair){(uint64_t)rank[EMPTY(m)] << 32, st->v};
 			continue;
+		}
 		JH_GROW(r, nr + st->len, alloc);
 		r[nr++] = (struct pair){(uint64_t)rank[locs[0]] << 32, st->v};
 		for (uint32_t i = 1; i < st->len; i++)

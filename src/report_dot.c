@@ -107,7 +107,7 @@ static struct edge *collect_edges(const struct jh_graph *g, const uint32_t *node
 		uint32_t prev = UINT32_MAX; /* the key translated just before (callee side) */
 		for (uint32_t i = 0; i < st->len; i++) {
 			uint32_t nk;
-			const uint32_t *keys = jh_graph_loc_keys(g, locs[i], &nk);
+			const uint32_t *keys = jh_graph_stack_keys(g, locs, i, &nk);
 			for (uint32_t k = 0; k < nk; k++) {
 				uint32_t cur = keys[k];
 				if (prev != UINT32_MAX && nodeno[prev] && nodeno[cur]) {

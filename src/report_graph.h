@@ -41,6 +41,12 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
  */
 int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *out,
 		       const char *output_file, int background, struct jh_diag *d);
+/*
+ * jeprof's RewriteSvg (report_svg.c): appends dot's SVG output svg[0..len)
+ * to out, sized 100% of the window and with its graph in a "viewport"
+ * group that a pan/zoom script moves; passed through if not dot's layout.
+ */
+void jh_svg_pan_zoom(struct jh_sb *out, const char *svg, size_t len);
 /* --svg --pdf --ps --gif --png --web --gv --evince for graph g. */
 int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_options *o,
 		       struct jh_diag *d);

@@ -5,7 +5,9 @@
  * Every external program is started with posix_spawnp and an argv; no
  * shell ever sees a user string. The dot text is written into a pipe while
  * dot writes the image straight to the output file descriptor, so nothing
- * is read back and no deadlock is possible.
+ * is read back and no deadlock is possible. SVG (--svg, --web) goes to an
+ * anonymous temporary file instead, and is written out after jeprof's
+ * pan/zoom rewriting (report_svg.c).
  */
 #include "report_graph.h"
 
@@ -145,6 +147,41 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
 	return 0;
 }
 
+/* dot -T<fmt> into out_fd; SVG through the pan/zoom rewriting. */
+static int render(const char *dot, size_t len, const char *fmt, int out_fd, struct jh_diag *d)
+{
+	if (strcmp(fmt, "svg"))
+		return jh_graphviz_run(dot, len, fmt, out_fd, d);
+	FILE *tmp = tmpfile();
+	if (!tmp)
+		return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot create a temporary file: %s",
+				   strerror(errno));
+	int r = jh_graphviz_run(dot, len, fmt, fileno(tmp), d);
+	struct jh_sb svg = JH_SB_INIT, out = JH_SB_INIT;
+	jh_sb_init(&svg);
+	jh_sb_init(&out);
+	if (r == 0) {
+		char buf[65536];
+		size_t n;
+		rewind(tmp);
+		while ((n = fread(buf, 1, sizeof(buf), tmp)) > 0)
+			jh_sb_add(&svg, buf, n);
+		if (ferror(tmp))
+			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot read dot's output: %s",
+					strerror(errno));
+	}
+	if (r == 0) {
+		jh_svg_pan_zoom(&out, svg.buf, svg.len);
+		if (write_all(out_fd, out.buf, out.len))
+			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output: %s",
+					strerror(errno));
+	}
+	jh_sb_release(&svg);
+	jh_sb_release(&out);
+	fclose(tmp);
+	return r;
+}
+
 /* Creates the temporary file of a viewer mode; its name goes to path. */
 static int make_temp(enum jh_output mode, struct jh_sb *path, struct jh_diag *d)
 {
@@ -193,7 +230,7 @@ int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *o
 		if (fflush(out))
 			return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output: %s",
 					   strerror(errno));
-		return jh_graphviz_run(dot, len, fmt, fileno(out), d);
+		return render(dot, len, fmt, fileno(out), d);
 	}
 
 	/* Viewer modes: the image goes to --output FILE (already open as out),
@@ -219,7 +256,7 @@ int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *o
 		jh_sb_release(&path);
 		return -1;
 	}
-	int r = jh_graphviz_run(dot, len, fmt, fd, d);
+	int r = render(dot, len, fmt, fd, d);
 	if (close(fd) && r == 0)
 		r = jh_diag_set(d, JH_EXIT_OUTPUT, path.buf, 0, "cannot write: %s",
 				strerror(errno));

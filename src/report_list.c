@@ -1,54 +1,51 @@
 /*
- * report_list.c - --list=REGEX: annotated source of the functions whose
- * name matches (jeprof-behaviour.md §8.7, jeprof's PrintSource layout).
+ * report_list.c - --list=REGEX: annotated source of the routines whose name
+ * matches (jeprof-behaviour.md §8.7, jeprof's PrintListing/PrintSource).
  *
- * jeprof disassembles each matching nm routine with objdump and charges
- * every sampled address to the line of its outermost inline level. Here the
- * symbolizer already gave each location its inline frames with DWARF
- * file:line, so a function F gets, for every location that has F as one of
- * its frames, that location's flat and cumulative value (per address, as
- * jeprof counts them) on the line of F's frame: for the real function the
- * line of the call into its inlined callee, as jeprof shows it; inlined
- * functions can be listed too. Source files are found through --path-map
- * and --sysroot. A location without file:line (symbolized input) lists
- * nothing, as with jeprof.
+ * As jeprof: the routines are the symbol-table functions of each module
+ * that hold a sampled address (modules in address order, routines sorted by
+ * short name); the regex is matched against the full demangled name. Every
+ * address of the routine gets the file:line of its outermost inline level
+ * (list_lines.h); the routine's file is the first one met, its lines run
+ * from the first address's line to the largest line of that file, extended
+ * while the indentation stays (jeprof's hacks 1-4); samples of addresses
+ * outside that range move to the next address inside it, leftovers to the
+ * last line. Values are per address, each address counted once per stack.
+ * The source is printed from 5 lines before to 5 after, with '---' around
+ * the routine; a missing source file is reported on stderr and the routine
+ * is skipped, as jeprof does. Sources are found through --path-map and
+ * --sysroot; the header names the file as DWARF does.
  */
 #include "report_graph.h"
 
 #include "jeheap/names.h"
 #include "analyse_filter.h"
+#include "list_lines.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* One sampled line of one routine. */
-struct hit {
-	const char *func, *file; /* interned in the model: the routine */
-	uint32_t line;
+#define MAX_USER_PC 0x7fffffffffffffffull
+#define LINES_CHUNK ((size_t)1 << 20) /* addresses looked up at once */
+
+/* A sampled address of one module. */
+struct site {
+	uint64_t modaddr;
 	double flat, cum;
 };
 
-static int cmp_hits(const void *pa, const void *pb, void *arg)
-{
-	const struct hit *a = pa, *b = pb;
-	struct jh_namer *namer = arg;
-	if (a->func != b->func) {
-		int r = strcmp(jh_namer_short(namer, a->func), jh_namer_short(namer, b->func));
-		if (r)
-			return r;
-		r = strcmp(a->func, b->func);
-		if (r)
-			return r;
-	}
-	if (a->file != b->file)
-		return strcmp(a->file, b->file);
-	return a->line < b->line ? -1 : a->line > b->line;
-}
+/* A matching routine of one module and its sites[first .. first + n). */
+struct routine {
+	struct jh_list_routine r;
+	size_t first, n;
+};
 
-/* Per-location flat and cumulative values, each location counted once per stack. */
-static void location_values(const struct jh_graph *g, double *flat, double *cum)
+/* Per-location flat and cumulative values, each location counted once per
+ * stack; present[l]: l is in some stack (jeprof lists routines whose values
+ * are 0 too). */
+static void location_values(const struct jh_graph *g, double *flat, double *cum, char *present)
 {
 	size_t n = g->m->nlocs;
 	size_t *seen = xmalloc((n ? n : 1) * sizeof(*seen));
@@ -64,6 +61,7 @@ static void location_values(const struct jh_graph *g, double *flat, double *cum)
 				continue;
 			seen[locs[i]] = s;
 			cum[locs[i]] += st->v;
+			present[locs[i]] = 1;
 		}
 	}
 	free(seen);
@@ -99,7 +97,9 @@ static FILE *open_source(const struct jh_options *o, const char *path, struct jh
 	return f;
 }
 
-/* Reads the whole file as lines (lines[1..n]; lines[0] unused). */
+/* Reads the whole file as lines (lines[1..n]; lines[0] unused), every '\r'
+ * dropped and the newline cut off by jeprof's chop: a last line without
+ * newline loses its last character. */
 static char **read_lines(FILE *f, size_t *n)
 {
 	char **lines = NULL;
@@ -108,15 +108,13 @@ static char **read_lines(FILE *f, size_t *n)
 	lines[0] = NULL;
 	char *buf = NULL;
 	size_t cap = 0;
-	ssize_t len;
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		/* jeprof drops every '\r' */
+	while (getline(&buf, &cap, f) >= 0) {
 		char *w = buf;
 		for (char *r = buf; *r; r++)
 			if (*r != '\r')
 				*w++ = *r;
+		if (w > buf)
+			w--; /* chop */
 		*w = '\0';
 		JH_GROW(lines, nr + 1, alloc);
 		lines[nr++] = xstrdup(buf);
@@ -137,7 +135,7 @@ static void free_lines(char **lines, size_t n)
 static int indentation(const char *s)
 {
 	int n = 0;
-	while (s[n] && strchr(" \t\f\v", s[n]))
+	while (s[n] && strchr(" \t\n\f\v", s[n]))
 		n++;
 	return s[n] ? n : -1;
 }
@@ -162,88 +160,213 @@ static const char *clean_file_name(const char *f)
 	return f;
 }
 
-/* Prints one routine: hits h[0..n) share func and file, sorted by line. */
-static void print_routine(FILE *out, const struct jh_graph *g, const struct jh_options *o,
-			  struct jh_namer *namer, const struct hit *h, size_t n)
+static int same_file(const char *a, const char *b)
 {
-	double total1 = 0, total2 = 0;
-	for (size_t i = 0; i < n; i++) {
-		total1 += h[i].flat;
-		total2 += h[i].cum;
-	}
-	long firstline = h[0].line, lastline = h[n - 1].line, oldlastline = lastline;
+	return a && b && (a == b || !strcmp(a, b));
+}
 
-	struct jh_sb tried = JH_SB_INIT;
-	jh_sb_init(&tried);
-	FILE *f = open_source(o, h[0].file, &tried);
-	int err = errno;
-	char **lines = NULL;
-	size_t nlines = 0;
-	if (f) {
-		lines = read_lines(f, &nlines);
-		fclose(f);
-		/* jeprof's hack 4: extend the last line while indentation stays at the
-		 * first line's. */
-		int first_ind = -1;
-		for (size_t l = 1; l <= nlines; l++) {
-			int ind = indentation(lines[l]);
-			if ((long)l >= firstline && first_ind < 0 && ind >= 0) {
-				first_ind = ind;
-				if (first_ind == 0)
-					break;
-			}
-			if ((long)l >= lastline && ind >= 0) {
-				if (ind >= first_ind)
-					lastline = (long)l + 1;
-				else
-					break;
-			}
-		}
-	} else {
-		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
-			tried.buf, jh_namer_short(namer, h[0].func), strerror(err));
-	}
-
-	struct jh_sb v1 = JH_SB_INIT, v2 = JH_SB_INIT;
-	jh_sb_init(&v1);
-	jh_sb_init(&v2);
-	fprintf(out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
-		jh_namer_short(namer, h[0].func), clean_file_name(lines ? tried.buf : h[0].file),
-		fmt_value(&v1, g, total1, 0), fmt_value(&v2, g, total2, 0), g->unit_name);
-	size_t k = 0;
-	if (lines) {
-		for (long l = firstline - 5 > 1 ? firstline - 5 : 1; l <= (long)nlines; l++) {
-			if (l > oldlastline + 5 && l > lastline)
+/* jeprof's hack 4: the last line extends while the indentation stays at
+ * least the first line's. */
+static long extend_lastline(char **lines, size_t nlines, long firstline, long lastline)
+{
+	int first_ind = -1;
+	for (size_t l = 1; l <= nlines; l++) {
+		int ind = indentation(lines[l]);
+		if ((long)l >= firstline && first_ind < 0 && ind >= 0) {
+			first_ind = ind;
+			if (first_ind == 0)
 				break;
-			double n1 = 0, n2 = 0;
-			for (; k < n && h[k].line == l; k++) {
-				n1 += h[k].flat;
-				n2 += h[k].cum;
-			}
-			if (l == firstline)
-				fputs("---\n", out);
-			fprintf(out, "%6s %6s %4ld: %s\n", fmt_value(&v1, g, n1, 1),
-				fmt_value(&v2, g, n2, 1), l, lines[l]);
-			if (l == lastline)
-				fputs("---\n", out);
 		}
-	} else {
-		/* No source: the sampled lines with their numbers only. */
-		while (k < n) {
-			long l = h[k].line;
-			double n1 = 0, n2 = 0;
-			for (; k < n && h[k].line == l; k++) {
-				n1 += h[k].flat;
-				n2 += h[k].cum;
-			}
-			fprintf(out, "%6s %6s %4ld: \n", fmt_value(&v1, g, n1, 1),
-				fmt_value(&v2, g, n2, 1), l);
+		if ((long)l >= lastline && ind >= 0) {
+			if (ind >= first_ind)
+				lastline = (long)l + 1;
+			else
+				break;
 		}
 	}
-	jh_sb_release(&v1);
-	jh_sb_release(&v2);
+	return lastline;
+}
+
+/* What print_source needs besides the routine. */
+struct listing {
+	FILE *out;
+	const struct jh_graph *g;
+	const struct jh_options *o;
+	struct jh_namer *namer;
+	struct jh_sb v1, v2, tried;
+};
+
+/* The source file, or NULL after a warning naming routine name. */
+static FILE *open_or_warn(struct listing *ls, const char *file, const char *name)
+{
+	FILE *f = open_source(ls->o, file, &ls->tried);
+	if (!f)
+		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
+			ls->tried.buf, name, strerror(errno));
+	return f;
+}
+
+/* jeprof's PrintSource for routine rt, whose addresses have locations loc
+ * and whose sampled addresses are s[0..n) (ascending). */
+static void print_source(struct listing *ls, const struct routine *rt,
+			 const struct jh_list_loc *loc, const struct site *s, size_t n)
+{
+	const char *name = jh_namer_short(ls->namer, rt->r.name);
+	size_t size = (size_t)rt->r.size;
+	const char *file = NULL;
+	long firstline = 0, lastline = 0;
+	for (size_t i = 0; i < size; i++) {
+		if (!loc[i].file)
+			continue;
+		if (!file) {
+			file = loc[i].file;
+			firstline = loc[i].line;
+		}
+		if (same_file(loc[i].file, file) && (long)loc[i].line > lastline)
+			lastline = loc[i].line;
+	}
+	if (!file) {
+		jh_warn("%s: no line information, not listed", name);
+		return;
+	}
+	FILE *f = open_or_warn(ls, file, name);
+	if (!f)
+		return;
+	size_t nlines;
+	char **lines = read_lines(f, &nlines);
+	fclose(f);
+	long oldlastline = lastline;
+	lastline = extend_lastline(lines, nlines, firstline, lastline);
+
+	/* samples of lines [firstline, lastline], moved forward to the next
+	 * address inside the range; kept for the lines the file has (a bogus
+	 * DWARF line number allocates nothing) */
+	long hi = lastline < (long)nlines ? lastline : (long)nlines;
+	size_t nval = hi >= firstline ? (size_t)(hi - firstline + 1) : 0;
+	double *s1 = xcalloc(nval + 1, sizeof(*s1)), *s2 = xcalloc(nval + 1, sizeof(*s2));
+	double run1 = 0, run2 = 0, total1 = 0, total2 = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < size; i++) {
+		for (; k < n && s[k].modaddr == rt->r.addr + i; k++) {
+			run1 += s[k].flat;
+			run2 += s[k].cum;
+			total1 += s[k].flat;
+			total2 += s[k].cum;
+		}
+		long l = loc[i].line;
+		if (same_file(loc[i].file, file) && l >= firstline && l <= lastline) {
+			if (l <= hi) {
+				s1[l - firstline] += run1;
+				s2[l - firstline] += run2;
+			}
+			run1 = run2 = 0;
+		}
+	}
+	if (lastline == hi && nval) { /* the leftovers go to the last line */
+		s1[nval - 1] += run1;
+		s2[nval - 1] += run2;
+	}
+
+	fprintf(ls->out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
+		name, clean_file_name(file), fmt_value(&ls->v1, ls->g, total1, 0),
+		fmt_value(&ls->v2, ls->g, total2, 0), ls->g->unit_name);
+	for (long l = firstline - 5 > 1 ? firstline - 5 : 1; l <= (long)nlines; l++) {
+		if (l > oldlastline + 5 && l > lastline)
+			break;
+		double n1 = 0, n2 = 0;
+		if (l >= firstline && l <= hi) {
+			n1 = s1[l - firstline];
+			n2 = s2[l - firstline];
+		}
+		if (l == firstline)
+			fputs("---\n", ls->out);
+		fprintf(ls->out, "%6s %6s %4ld: %s\n", fmt_value(&ls->v1, ls->g, n1, 1),
+			fmt_value(&ls->v2, ls->g, n2, 1), l, lines[l]);
+		if (l == lastline)
+			fputs("---\n", ls->out);
+	}
+	free(s1);
+	free(s2);
 	free_lines(lines, nlines);
-	jh_sb_release(&tried);
+}
+
+static int cmp_site(const void *pa, const void *pb)
+{
+	const struct site *a = pa, *b = pb;
+	return a->modaddr < b->modaddr ? -1 : a->modaddr > b->modaddr;
+}
+
+/* jeprof's ByName: short names byte-wise; then (jeprof: hash order) address. */
+static int cmp_routine(const void *pa, const void *pb, void *arg)
+{
+	const struct routine *a = pa, *b = pb;
+	int r = strcmp(jh_namer_short(arg, a->r.name), jh_namer_short(arg, b->r.name));
+	if (r)
+		return r;
+	return a->r.addr < b->r.addr ? -1 : a->r.addr > b->r.addr;
+}
+
+/* Lists the matching routines of module mod, whose sampled addresses are s[0..n). */
+static int list_module(struct listing *ls, const char *mod, struct site *s, size_t n,
+		       struct jh_filter *rx, struct jh_intern *names, struct jh_diag *d)
+{
+	struct jh_list_module *lm = jh_list_module_open(ls->o, ls->g->m->sym, mod);
+	if (!lm)
+		return 0;
+	jh_qsort(s, n, sizeof(*s), cmp_site);
+	struct routine *rt = NULL;
+	size_t nrt = 0, art = 0;
+	for (size_t i = 0; i < n;) {
+		struct jh_list_routine r;
+		if (jh_list_routine_at(lm, s[i].modaddr, names, &r)) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j < n && s[j].modaddr < r.addr + r.size)
+			j++;
+		if (jh_filter_match_interned(rx, r.name)) {
+			JH_GROW(rt, nrt + 1, art);
+			rt[nrt++] = (struct routine){r, i, j - i};
+		}
+		i = j;
+	}
+	if (nrt)
+		qsort_r(rt, nrt, sizeof(*rt), cmp_routine, ls->namer);
+	/* routines in chunks of about LINES_CHUNK addresses, one DWARF pass each */
+	struct jh_list_routine *rr = xmalloc(jh_st_mult(nrt ? nrt : 1, sizeof(*rr)));
+	for (size_t i = 0; i < nrt; i++)
+		rr[i] = rt[i].r;
+	int rc = 0;
+	for (size_t i = 0; i < nrt && rc == 0;) {
+		size_t j = i, total = 0;
+		while (j < nrt && (j == i || total + rr[j].size <= LINES_CHUNK))
+			total += (size_t)rr[j++].size;
+		struct jh_list_loc *loc = xmalloc(jh_st_mult(total, sizeof(*loc)));
+		rc = jh_list_lines(lm, rr + i, j - i, ls->o->sym.jobs, loc, d);
+		for (size_t k = i, off = 0; k < j && rc == 0; off += (size_t)rr[k++].size)
+			print_source(ls, &rt[k], loc + off, s + rt[k].first, rt[k].n);
+		free(loc);
+		i = j;
+	}
+	free(rr);
+	free(rt);
+	jh_list_module_close(lm);
+	return rc;
+}
+
+/* A module with sampled addresses, and where it lies. */
+struct module {
+	const char *path; /* interned in the model */
+	uint64_t lowpc;
+	struct site *s;
+	size_t n, alloc;
+};
+
+static int cmp_module(const void *pa, const void *pb)
+{
+	const struct module *a = pa, *b = pb;
+	return a->lowpc < b->lowpc ? -1 : a->lowpc > b->lowpc;
 }
 
 int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options *o,
@@ -253,55 +376,59 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options 
 	struct jh_filter *rx = jh_filter_new("list", re, d);
 	if (!rx)
 		return -1;
-	double *flat = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(double));
-	double *cum = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(double));
-	location_values(g, flat, cum);
+	size_t nl = m->nlocs ? m->nlocs : 1;
+	double *flat = xcalloc(nl, sizeof(double)), *cum = xcalloc(nl, sizeof(double));
+	char *present = xcalloc(nl, 1);
+	location_values(g, flat, cum, present);
 
-	struct hit *hits = NULL;
-	size_t nhits = 0, alloc = 0;
+	/* sampled addresses by module; names from a .symbolized file have no
+	 * lines: nothing is listed, as with jeprof */
+	struct module *mods = NULL;
+	size_t nmods = 0, amods = 0;
 	for (size_t li = 0; li < m->nlocs; li++) {
-		if (flat[li] == 0 && cum[li] == 0)
-			continue;
 		const struct jh_location *l = &m->locs[li];
-		for (uint32_t k = 0; k < l->nframes; k++) {
-			const struct jh_frame *fr = &m->frames.items[l->first + k];
-			if (!fr->func || !fr->file || !*fr->file || !fr->line)
-				continue;
-			/* function names are interned: each is matched once */
-			if (!jh_filter_match_interned(rx, fr->func))
-				continue;
-			/* a function inlined into itself counts once, at its outermost level */
-			int dup = 0;
-			for (uint32_t j = 0; j < k; j++) {
-				const struct jh_frame *o2 = &m->frames.items[l->first + j];
-				if (o2->func == fr->func && o2->file == fr->file)
-					dup = 1;
-			}
-			if (dup)
-				continue;
-			JH_GROW(hits, nhits + 1, alloc);
-			hits[nhits++] = (struct hit){fr->func, fr->file, fr->line, flat[li], cum[li]};
+		if (!present[li] || !l->module || (l->status != JH_SYM_FULL && l->status != JH_SYM_SYMBOL) ||
+		    l->pc > MAX_USER_PC)
+			continue;
+		size_t k = 0;
+		while (k < nmods && mods[k].path != l->module)
+			k++;
+		if (k == nmods) {
+			JH_GROW(mods, nmods + 1, amods);
+			mods[nmods++] = (struct module){l->module, l->pc, NULL, 0, 0};
 		}
+		struct module *md = &mods[k];
+		if (l->pc < md->lowpc)
+			md->lowpc = l->pc;
+		JH_GROW(md->s, md->n + 1, md->alloc);
+		md->s[md->n++] = (struct site){l->modaddr, flat[li], cum[li]};
 	}
-	jh_filter_free(rx);
+	if (nmods)
+		jh_qsort(mods, nmods, sizeof(*mods), cmp_module);
 
 	struct jh_intern names;
 	jh_intern_init(&names);
 	struct jh_namer namer;
 	jh_namer_init(&namer, &names);
-	if (nhits)
-		qsort_r(hits, nhits, sizeof(*hits), cmp_hits, &namer);
-	for (size_t i = 0; i < nhits;) {
-		size_t j = i + 1;
-		while (j < nhits && hits[j].func == hits[i].func && hits[j].file == hits[i].file)
-			j++;
-		print_routine(out, g, o, &namer, hits + i, j - i);
-		i = j;
+	struct listing ls = {out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT};
+	jh_sb_init(&ls.v1);
+	jh_sb_init(&ls.v2);
+	jh_sb_init(&ls.tried);
+	int rc = 0;
+	for (size_t i = 0; i < nmods; i++) {
+		if (rc == 0)
+			rc = list_module(&ls, mods[i].path, mods[i].s, mods[i].n, rx, &names, d);
+		free(mods[i].s);
 	}
+	jh_sb_release(&ls.v1);
+	jh_sb_release(&ls.v2);
+	jh_sb_release(&ls.tried);
 	jh_namer_release(&namer);
 	jh_intern_release(&names);
-	free(hits);
+	jh_filter_free(rx);
+	free(mods);
+	free(present);
 	free(flat);
 	free(cum);
-	return 0;
+	return rc;
 }

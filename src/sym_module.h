@@ -38,6 +38,10 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 				 const char *mappath, const char *filepath, int is_main);
 void jh_module_close(struct jh_module *m);
 
+/* The opened, usable module whose frames name mappath (jh_symresult.module:
+ * the program argument or the maps path), or NULL. */
+struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath);
+
 /*
  * The load bias of mapping map (an executable mapping of m's file):
  * module address = pc - bias. Returns 0, or -1 when no executable PT_LOAD of

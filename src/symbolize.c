@@ -112,6 +112,14 @@ static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, co
 	return s->mods[s->nmods++] = jh_module_open(&s->o, key, mappath, filepath, is_main);
 }
 
+struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath)
+{
+	for (size_t i = 0; s && i < s->nmods; i++)
+		if (s->mods[i]->usable && !s->mods[i]->mismatch && !strcmp(s->mods[i]->mappath, mappath))
+			return s->mods[i];
+	return NULL;
+}
+
 static struct jh_module *program_module(struct jh_symbolizer *s)
 {
 	struct jh_sb key = JH_SB_INIT;

@@ -64,7 +64,9 @@ struct jh_graph {
 	/* Keys of location l (innermost inline level first, the order jeprof
 	 * translates a pc): keypool[lockey_off[l] .. lockey_off[l+1]) are node
 	 * ids. Empty for dropped kernel addresses (pc > 0x7fffffffffffffff) and
-	 * for locations whose key would be "". */
+	 * for locations whose key would be "". A key that depends on the stack
+	 * (jeprof's Run#n) is a placeholder here: walk stacks with
+	 * jh_graph_stack_keys. */
 	uint32_t *lockey_off;         /* m->nlocs + 1 entries */
 	uint32_t *keypool;
 	size_t nkeypool, keypool_alloc;
@@ -99,6 +101,12 @@ static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32
  * for an unknown function. */
 uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f);
 size_t jh_graph_nfuncs(const struct jh_graph *g);
+
+/* Keys of locs[i], the i-th location (leaf first) of a filtered stack:
+ * jh_graph_loc_keys, except that a frame jeprof renames Run#n (a short name
+ * matching /Callback.*::Run$/) has the key of its callee locs[i-1]. */
+const uint32_t *jh_graph_stack_keys(const struct jh_graph *g, const uint32_t *locs, uint32_t i,
+				    uint32_t *n);
 
 /* Node ids sorted as --text prints them (§7.6): by flat (or cum when by_cum)
  * descending, ties by key byte-wise ascending. Caller frees. */

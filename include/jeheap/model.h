@@ -55,6 +55,8 @@ struct jh_model {
 	struct jh_mthread *threads;   /* ascending uid */
 	size_t nthreads, threads_alloc;
 	int legacy;                   /* all inputs were legacy 'heap profile:' files (no threads) */
+	struct jh_symbolizer *sym;    /* the symbolizer it was built with (NULL: none), not owned;
+	                               * --list reads the routines of its modules */
 	void *priv;                   /* private indexes of model.c */
 };
 

@@ -18,14 +18,34 @@ grep -q 'style="setlinewidth([0-9.]*),dashed"' "$T/a.dot" || fail "no dashed edg
 grep -q '^Dropping nodes with <= 0.1 MB; edges with <= 0.0 abs(MB)$' "$T/a.err" || fail "stderr: $(cat "$T/a.err")"
 dot -Tsvg "$T/a.dot" >"$T/a.svg" || fail "dot rejects the --dot output"
 
-# 2. --svg is valid XML with an <svg> root; --pdf/--png have their magic.
+# 2. --svg is valid XML with an <svg> root, post-processed like jeprof's RewriteSvg: 100%
+# width/height, no viewBox, a pan/zoom script, and dot's graph group inside a group with
+# the unique id "viewport" that the script moves; --pdf/--png have their magic.
 "$JEHEAP" --svg "$PROG" "$HEAP" >"$T/c.svg" 2>/dev/null || fail "--svg exited $?"
-python3 - "$T/c.svg" <<'PY' || fail "--svg is not valid SVG"
+cat >"$T/svgcheck.py" <<'PY'
 import sys, xml.etree.ElementTree as ET
+S = '{http://www.w3.org/2000/svg}'
 root = ET.parse(sys.argv[1]).getroot()
-assert root.tag.endswith('svg'), root.tag
+assert root.tag == S + 'svg', root.tag
 assert open(sys.argv[1]).read().count('<svg') == 1
+assert root.get('width') == '100%' and root.get('height') == '100%', root.attrib
+assert root.get('viewBox') is None, 'viewBox kept'
+kids = list(root)
+script = [k for k in kids if k.tag == S + 'script']
+assert len(script) == 1 and 'viewport' in (script[0].text or ''), 'no pan/zoom script'
+for w in ('wheel', 'mousedown', 'mousemove', 'setAttribute'):
+    assert w in script[0].text, 'script lacks ' + w
+vp = [e for e in root.iter() if e.get('id') == 'viewport']
+assert len(vp) == 1, '%d elements with id viewport' % len(vp)
+assert vp[0] in kids and vp[0].tag == S + 'g', 'viewport is not a top-level group'
+assert vp[0].get('transform') == 'translate(0,0)', vp[0].attrib
+g = list(vp[0])
+assert len(g) == 1 and g[0].get('class') == 'graph' and g[0].get('id') == 'graph0', 'graph not in viewport'
+assert kids.index(script[0]) < kids.index(vp[0]), 'script after the viewport'
+ids = [e.get('id') for e in root.iter() if e.get('id')]
+assert len(ids) == len(set(ids)), 'duplicate ids'
 PY
+python3 "$T/svgcheck.py" "$T/c.svg" || fail "--svg is not valid pan/zoom SVG"
 "$JEHEAP" --pdf "$PROG" "$HEAP" 2>/dev/null >"$T/p.pdf" && head -c 5 "$T/p.pdf" | grep -q "^%PDF-" || fail "--pdf"
 "$JEHEAP" --png "$PROG" "$HEAP" 2>/dev/null >"$T/p.png" && head -c 4 "$T/p.png" | od -An -c | grep -q "P   N   G" || fail "--png"
 "$JEHEAP" --svg --output="$T/o.svg" "$PROG" "$HEAP" 2>/dev/null && grep -q '<svg' "$T/o.svg" || fail "--svg --output"
@@ -52,6 +72,7 @@ env -u DISPLAY -u WAYLAND_DISPLAY TMPDIR="$T" "$JEHEAP" --web "$PROG" "$HEAP" >/
 	|| fail "--web exited $?"
 f=$(sed -n 's/.*the graph is in \(.*\)$/\1/p' "$T/w.err")
 [ -n "$f" ] && [ -s "$f" ] && grep -q '<svg' "$f" || fail "--web: $(cat "$T/w.err")"
+python3 "$T/svgcheck.py" "$f" || fail "--web: not the pan/zoom SVG"
 
 # 6. Against jeprof on the same .symbolized file: node lines byte-exact, edges as a multiset.
 if command -v jeprof >/dev/null; then
@@ -65,5 +86,16 @@ if command -v jeprof >/dev/null; then
 		diff <(grep -v -- ' -> ' "$T/j.dot") <(grep -v -- ' -> ' "$T/h.dot") >&2 || fail "node lines differ ($args)"
 		diff <(grep -- ' -> ' "$T/j.dot" | sort) <(grep -- ' -> ' "$T/h.dot" | sort) >&2 || fail "edges differ ($args)"
 	done
+	# --svg: jeprof's rewriting around dot's drawing is the same (its script aside, and its
+	# renaming of the graph group to a second "viewport", which jeheap does not copy)
+	jeprof --svg "$T/s.view" >"$T/j.svg" 2>/dev/null
+	"$JEHEAP" --svg "$T/s.sym" >"$T/h.svg" 2>/dev/null || fail "jeheap --svg (symbolized)"
+	frame() { # the lines outside the script and the drawing, the drawing's first and last line
+		sed -e '/^<script/,/^]]><\/script>$/d' -e 's/^<g id="viewport" class="graph"/<g id="graph0" class="graph"/' "$1" |
+			awk '/^<g id="graph0"/ { print; g = 1; next } !g { print } { last = $0 } END { print last }'
+	}
+	diff <(frame "$T/j.svg") <(frame "$T/h.svg") >&2 || fail "--svg differs from jeprof's around the drawing"
+	grep -q '^<script' "$T/j.svg" && grep -q '^<g id="viewport" transform="translate(0,0)">$' "$T/j.svg" ||
+		fail "jeprof's svg has no script/viewport: this test's idea of RewriteSvg is outdated"
 fi
 echo ok

@@ -15,6 +15,9 @@
 #   expected/NAME.normalized         dot/callgrind: NAME.out in the compared (normalised) form
 #   expected/NAME.altN.out           dot/callgrind: jeprof's other answers under other hash seeds
 #   cmd.raw, expected/raw.*          commands on the raw dumps (tests/cases/golden_raw.sh)
+#   cmd.parity                       jeprof-parity checks added later (tests/cases/golden_parity.sh):
+#                                    several profiles with --thread on every case, and the
+#                                    'parity' case (Callback::Run frames, allocator-only stacks)
 # KIND: exact (byte-for-byte), sorted (collapsed: jeprof's lines sorted with LC_ALL=C),
 # dot (node lines byte-exact, edges as a multiset), callgrind (records as a multiset),
 # fails (must exit non-zero), derived (expected written from jeprof outputs by a rule stated
@@ -23,6 +26,8 @@
 # Usage: tests/gen/make-golden.sh [case...]      (needs jeprof, libjemalloc2, gcc, clang)
 #        tests/gen/make-golden.sh --rederive     (only recompute the derived base.collapsed*)
 #        tests/gen/make-golden.sh --raw          (only recompute cmd.raw and its raw.* outputs)
+#        tests/gen/make-golden.sh --parity       (only recompute every cmd.parity: the committed
+#                                                 cases' dumps as they are, the parity case anew)
 set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
@@ -50,6 +55,11 @@ build() {
   gcc -g -O2 -pthread -o "$BIN/mt" "$PROG/mt.c" -L"$BIN" -ljhalloc "$rp" -ldl
   clang -g -O2 -pthread -o "$BIN/mt-clang" "$PROG/mt.c" -L"$BIN" -ljhalloc "$rp" -ldl
   g++ -g -O2 -pthread -o "$BIN/cxx" "$PROG/cxx.cpp" -ldl
+  build_parity
+}
+build_parity() {
+  mkdir -p "$BIN"
+  g++ -g -O2 -pthread -o "$BIN/parity" "$PROG/parity.cpp" -ldl
 }
 
 # profile BINARY CONF DIR [extra args]: writes DIR/before.heap and DIR/after.heap
@@ -74,7 +84,10 @@ to_view() {
   for a in "$@"; do printf '%s\n' "${a//.heap.symbolized/.jeprof-view.symbolized}"; done
 }
 
-# record DIR NAME KIND ARGS...: runs jeprof, stores expected/NAME.out (+ .err), appends to cmd
+# record DIR NAME KIND ARGS...: runs jeprof, stores expected/NAME.out (+ .err), appends to
+# DIR/$CMDFILE (cmd by default). With EXACT_ALTS set, exact outputs get alternatives too
+# (jeprof's Run#<n> numbers follow Perl's hash order).
+CMDFILE=cmd
 record() {
   local dir=$1 name=$2 kind=$3; shift 3
   local -a vargs; mapfile -t vargs < <(to_view "$@")
@@ -82,6 +95,9 @@ record() {
   (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2> "expected/$name.err.raw") || rc=$?
   grep -v -e '^Using local file ' "$dir/expected/$name.err.raw" | sed 's/jeprof-view/heap/g' \
     > "$dir/expected/$name.err" || true
+  # dot: only what the report says (not several profiles' "Fetching ..." block, or Perl's
+  # "Use of uninitialized value" for an empty stack)
+  [ "$kind" = dot ] && sed -i -n -E '/^(Dropping nodes|No nodes to print)/p' "$dir/expected/$name.err"
   rm -f "$dir/expected/$name.err.raw"
   # jeprof refusing (e.g. dot's "No nodes to print" when every value is 0) is recorded as
   # kind 'fails': jeheap must exit non-zero with no stdout; .err keeps jeprof's message
@@ -98,11 +114,12 @@ record() {
     sorted) sort -o "$dir/expected/$name.out" "$dir/expected/$name.out" ;;
     dot|callgrind) alternatives "$dir" "$name" "$kind" "${vargs[@]}"
       python3 "$GEN/normalize.py" "$kind" < "$dir/expected/$name.out" > "$dir/expected/$name.normalized" ;;
+    exact) [ -n "${EXACT_ALTS:-}" ] && alternatives "$dir" "$name" "$kind" "${vargs[@]}" ;;
   esac
   [ "$kind" = fails ] && : > "$dir/expected/$name.out"
   # jeprof's dot/raw titles carry the binary= name, identical in both files
   local IFS=$'\t'
-  printf '%s\t%s\t%s\n' "$name" "$kind" "$*" >> "$dir/cmd"
+  printf '%s\t%s\t%s\n' "$name" "$kind" "$*" >> "$dir/$CMDFILE"
 }
 
 # alternatives DIR NAME KIND ARGS...: jeprof breaks ties in Perl hash order, and with
@@ -112,10 +129,11 @@ record() {
 alternatives() {
   local dir=$1 name=$2 kind=$3; shift 3
   local seed n=0 f
-  python3 "$GEN/normalize.py" "$kind" < "$dir/expected/$name.out" > "$WORK/alt.0"
-  for seed in 1 2 3 4 5 6 7 8; do
+  norm() { if [ "$kind" = exact ]; then cat; else python3 "$GEN/normalize.py" "$kind"; fi; }
+  norm < "$dir/expected/$name.out" > "$WORK/alt.0"
+  for seed in $(seq 1 "${ALT_SEEDS:-8}"); do
     (cd "$dir" && PERL_HASH_SEED=$seed jeprof "$@" 2>/dev/null) > "$WORK/alt.out" || true
-    python3 "$GEN/normalize.py" "$kind" < "$WORK/alt.out" > "$WORK/alt.n"
+    norm < "$WORK/alt.out" > "$WORK/alt.n"
     local seen=0
     for f in "$WORK"/alt.[0-9]*; do cmp -s "$f" "$WORK/alt.n" && seen=1; done
     if [ $seen = 0 ]; then
@@ -301,6 +319,7 @@ raw_case() {
   (cd "$dir" && jeprof "${vargs[@]}" > "expected/$name.out" 2>/dev/null) ||
     { echo "make-golden.sh: raw $name: jeprof failed" >&2; exit 1; }
   [ $kind = sorted ] && sort -o "$dir/expected/$name.out" "$dir/expected/$name.out"
+  [ $kind = exact ] && [ -n "${EXACT_ALTS:-}" ] && alternatives "$dir" "$name" exact "${vargs[@]}"
   local IFS=$'\t'
   printf '%s\t%s\t%s\n' "$name" $kind "$*" >> "$dir/cmd.raw"
 }
@@ -366,7 +385,90 @@ raw_all() {
   done
 }
 
+# parity_threads DIR THREADS: several profiles with --thread. jeprof sums the profiles for
+# the whole-process report but reads the per-thread data of the FIRST profile only (its
+# Main() pops the last of its reversed file list); both orders of the two dumps.
+parity_threads() {
+  local d=$1 threads=$2 a=after.heap.symbolized b=before.heap.symbolized t
+  record "$d" sum.text.thread=all.show_bytes exact --text --show_bytes "--thread=*" $b $a
+  record "$d" sum.reverse.text.thread=all.show_bytes exact --text --show_bytes "--thread=*" $a $b
+  record "$d" sum.reverse.text.thread=all.alloc_objects exact --text --alloc_objects "--thread=*" $a $b
+  for t in $threads; do
+    record "$d" sum.text.thread=$t.show_bytes exact --text --show_bytes --thread=$t $b $a
+    record "$d" sum.reverse.text.thread=$t.show_bytes exact --text --show_bytes --thread=$t $a $b
+  done
+  record "$d" sum.reverse.collapsed.thread=0 sorted --collapsed --thread=0 $a $b
+  record "$d" sum.reverse.dot.thread=0 dot --dot --thread=0 $a $b
+}
+
+# parity_case: a dump of tests/fixtures/prog/parity.cpp (Callback<...>::Run frames that
+# jeprof renames Run#<n>, stacks made only of allocator frames) and jeprof's answers.
+# Run#<n> numbers follow Perl's hash order: every output jeprof gives under 16 seeds is kept.
+parity_case() {
+  local d=$OUT/parity conf="lg_prof_sample:0,prof_accum:true"
+  local a=after.heap.symbolized b=before.heap.symbolized
+  echo "== parity ($conf)" >&2
+  build_parity
+  rm -rf "$d"; mkdir -p "$d/expected"
+  profile "$BIN/parity" "$conf" "$d"
+  symbolize "$d" before "$BIN/parity"; symbolize "$d" after "$BIN/parity"
+  { echo "# made by tests/gen/make-golden.sh from parity with MALLOC_CONF=$conf"
+    echo "# expected/NAME.out = jeprof (5.3.0, PERL_HASH_SEED=0) with these args on *.jeprof-view.symbolized;"
+    echo "# NAME.altN.out: its outputs under other hash seeds (Run#<n> numbering)"
+  } > "$d/cmd.parity"
+  EXACT_ALTS=1 ALT_SEEDS=16
+  record $d text exact --text $a
+  record $d text.show_bytes exact --text --show_bytes $a
+  record $d text.cum exact --text --cum $a
+  record $d text.alloc_objects exact --text --alloc_objects $a
+  record $d text.addresses.show_bytes exact --text --addresses --show_bytes $a
+  record $d text.files exact --text --files $a
+  record $d text.focus exact --text --show_bytes --focus=Callback $a
+  record $d text.thread=all exact --text "--thread=*" $a
+  record $d base.text.show_bytes exact --text --show_bytes --base=$b $a
+  record $d dot dot --dot $a
+  record $d dot.fractions=0 dot --dot --nodefraction=0 --edgefraction=0 $a
+  record $d dot.addresses dot --dot --addresses --show_bytes $a
+  record $d callgrind callgrind --callgrind $a
+  record $d callgrind.alloc_objects callgrind --callgrind --alloc_objects $a
+  record $d callgrind.alloc_space callgrind --callgrind --alloc_space $a
+  record $d callgrind.ignore callgrind --callgrind --ignore=leaf_a $a
+  record $d base.callgrind callgrind --callgrind --base=$b $a
+  record $d sum.callgrind callgrind --callgrind $b $a
+  record $d collapsed sorted --collapsed $a
+  record $d collapsed.alloc_objects sorted --collapsed --alloc_objects $a
+  parity_threads "$d" 0
+  # the raw dump: jeheap symbolizes it (DWARF names: Callback<LeafA>::Run(unsigned long)
+  # const -> Run#<n>; allocator frames dropped by module and by name)
+  echo "# jeheap on the raw dumps (tests/cases/golden_raw.sh); expected = jeprof on *.jeprof-view.symbolized" > "$d/cmd.raw"
+  raw_case "$d" raw.text.show_bytes --text --show_bytes --ignore=_dl_init after.heap
+  raw_case "$d" raw.text.alloc_objects --text --alloc_objects --ignore=_dl_init after.heap
+  raw_case "$d" raw.collapsed --collapsed --ignore=_dl_init after.heap
+  unset EXACT_ALTS ALT_SEEDS
+  mkdir -p "$OUT/bin"
+  xz -9 -c "$BIN/parity" > "$OUT/bin/parity.xz"
+}
+
+# parity_all: every cmd.parity (the committed cases' dumps are used as they are)
+parity_all() {
+  local c
+  CMDFILE=cmd.parity
+  for c in mt-s0-accum mt-s12 mt-s19-accum mt-s12-nounbias mtclang-s12-accum cxx-s0-accum cxx-s12; do
+    [ -d "$OUT/$c" ] || continue
+    rm -f "$OUT/$c"/expected/sum.*thread=*
+    echo "# jeprof-parity checks (tests/cases/golden_parity.sh); expected = jeprof on *.jeprof-view.symbolized" \
+      > "$OUT/$c/cmd.parity"
+    case $c in
+      mt*) parity_threads "$OUT/$c" "0 1 2 3" ;;
+      *) parity_threads "$OUT/$c" "0 1" ;;
+    esac
+  done
+  parity_case
+  CMDFILE=cmd
+}
+
 if [ "${1:-}" = --rederive ]; then rederive; exit 0; fi
+if [ "${1:-}" = --parity ]; then mkdir -p "$WORK"; parity_all; exit 0; fi
 if [ "${1:-}" = --raw ]; then raw_all; exit 0; fi
 build
 want() { [ ${#CASES[@]} -eq 0 ] || [[ " ${CASES[*]} " == *" $1 "* ]]; }
@@ -383,6 +485,7 @@ want cxx-s0-accum        && one_case cxx-s0-accum cxx "lg_prof_sample:0,prof_acc
 want cxx-s12             && one_case cxx-s12 cxx "lg_prof_sample:12" "${CX[@]}"
 want crossrun            && crossrun_case
 raw_all
+parity_all
 # the binaries the raw dumps came from (their MAPPED_LIBRARIES name /tmp/jeheap-golden/bin/*),
 # for raw-dump tests: xz -dc testdata/golden/bin/mt.xz > mt
 if [ ${#CASES[@]} -eq 0 ]; then

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# golden_list.sh - jeheap --list=REGEX on the RAW dumps of the golden corpus against jeprof's
+# recorded answers (testdata/golden/*/cmd.list, expected/list.*.out; made by
+# tests/gen/make-golden-list.sh, which says how jeprof was run). jeheap symbolizes the dumps
+# itself (symbol table + DWARF over each routine's whole range) and reads the fixture sources
+# from the repository: the binaries' DWARF names them under /work/wt/golden, mapped here with
+# --path-map; the ROUTINE lines still name DWARF's paths, as jeprof printed them.
+# Comparison: byte for byte, except that routines with equal ROUTINE lines (short names of
+# template instances) are compared as a set (tests/gen/list_ties.py): jeprof prints them in
+# Perl hash order. Needs neither jeprof nor jemalloc; exit 77 (skip) without xz or python3.
+set -uo pipefail
+export LC_ALL=C
+SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}" 2>/dev/null || echo "${JEHEAP:-}")
+GOLDEN=$SRC/testdata/golden
+BIN=/tmp/jeheap-golden/bin
+SRCDIR=/work/wt/golden/tests/fixtures/prog
+TIES=$SRC/tests/gen/list_ties.py
+command -v xz >/dev/null && command -v python3 >/dev/null ||
+  { echo "golden_list: SKIP: xz or python3 missing" >&2; exit 77; }
+[ -x "$JEHEAP" ] || { echo "golden_list: no jeheap binary at $JEHEAP" >&2; exit 1; }
+mkdir -p "$BIN"
+for f in "$GOLDEN"/bin/*.xz; do
+  b=$BIN/$(basename "$f" .xz)
+  xz -dc "$f" | cmp -s - "$b" 2>/dev/null ||
+    { xz -dc "$f" > "$b.$$.tmp" && chmod +x "$b.$$.tmp" && mv "$b.$$.tmp" "$b"; }
+done
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+pass=0; fail=0
+for dir in "$GOLDEN"/*/; do
+  case=$(basename "$dir")
+  [ -f "$dir/cmd.list" ] || continue
+  while IFS=$'\t' read -r -a f; do
+    [ ${#f[@]} -ge 3 ] && [[ ${f[0]} != \#* ]] || continue
+    name=${f[0]} args=("${f[@]:2}")
+    (cd "$dir" && "$JEHEAP" --path-map="$SRCDIR=$SRC/tests/fixtures/prog" "${args[@]}" \
+      < /dev/null > "$TMP/out" 2> "$TMP/err"); rc=$?
+    python3 "$TIES" < "$dir/expected/$name.out" > "$TMP/exp.t"
+    python3 "$TIES" < "$TMP/out" > "$TMP/out.t"
+    if [ $rc -eq 0 ] && cmp -s "$TMP/exp.t" "$TMP/out.t" && ! grep -q 'fixtures/prog.*cannot open' "$TMP/err"; then
+      pass=$((pass + 1))
+    else
+      fail=$((fail + 1))
+      echo "FAIL $case/$name: jeheap ${args[*]} (exit $rc)"
+      grep -v '^jeheap: \(symbolized \|  \)' "$TMP/err" | head -3 | sed 's/^/  stderr: /'
+      diff -u --label expected --label jeheap "$TMP/exp.t" "$TMP/out.t" | head -40
+    fi
+  done < "$dir/cmd.list"
+done
+echo "$pass passed, $fail failed"
+[ $pass -gt 0 ] && [ $fail -eq 0 ]

@@ -209,6 +209,9 @@ static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash);
+/* Starts fetching the index slot that interning this stack will probe
+ * first (the reader parses the record's count lines meanwhile). */
+void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n);
 /*
  * The same for many lines: added to the batch (the names copied) and

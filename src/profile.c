@@ -73,12 +73,23 @@ uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint
 	return jh_profile_intern_stack_hashed(p, pcs, n, stack_hash(pcs, n));
 }
 
+static uint32_t stack_tag(uint32_t n, uint64_t hash)
+{
+	return (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
+}
+
+void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash)
+{
+	if (p->stack_slots_cap)
+		__builtin_prefetch(&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
+}
+
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash)
 {
 	if (2 * (p->nstacks + 1) > p->stack_slots_cap)
 		stack_grow(p);
-	uint32_t tag = (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
+	uint32_t tag = stack_tag(n, hash);
 	size_t mask = p->stack_slots_cap - 1;
 	size_t j = tag & mask;
 	uint32_t id;

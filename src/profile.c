@@ -365,8 +365,12 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 	}
 	for (size_t k = 0; k < np; k++) {
 		const uint64_t *slot = &p->sym_index[2 * (b->parts[k].h & mask)];
-		if (slot[1] && slot[0] == b->parts[k].h)
-			__builtin_prefetch((const char *)(uintptr_t)slot[1] - sizeof(struct sym_head));
+		if (!slot[1] || slot[0] != b->parts[k].h)
+			continue;
+		/* the whole string: it is compared byte by byte */
+		const char *x = (const char *)(uintptr_t)slot[1] - sizeof(struct sym_head);
+		for (size_t o = 0; o < sizeof(struct sym_head) + b->parts[k].n; o += 64)
+			__builtin_prefetch(x + o);
 	}
 	const struct jh_sympart *part = b->parts;
 	for (size_t i = 0; i < b->n; i++) {

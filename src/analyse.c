@@ -24,11 +24,84 @@ enum {
 
 static const char unk[] = "??"; /* short name of an unknown function (not interned) */
 
+enum {
+	FM_HEX_DONE = 1,
+	FM_HEX = 2,
+	FM_ALLOC_DONE = 4,
+	FM_ALLOC = 8,
+	FM_RUN_DONE = 16, /* jh_is_callback_run of its key's short name */
+	FM_RUN = 32,
+};
+
+/*
+ * Groups the model's frames by function name (interned pointer): gp->fid
+ * maps each frame to one jh_fmemo per distinct name, so that what depends
+ * only on the name (short name, hex tag, allocator test, node) is computed
+ * once per name, not once per location and level.
+ */
+static void build_memos(struct jh_graph_priv *gp, const struct jh_model *m)
+{
+	struct slot {
+		const char *func;
+		uint32_t id;
+	};
+	size_t nf = m->frames.nr, cap = 1024, nfm = 0, alloc = 0;
+	const struct jh_frame *fr = m->frames.items;
+	struct slot *tab = xcalloc(cap, sizeof(*tab));
+	gp->fid = xmalloc(jh_st_mult(nf ? nf : 1, sizeof(*gp->fid)));
+	for (size_t i = 0; i < nf; i++) {
+		const char *f = fr[i].func;
+		if (i + 16 < nf) /* the table is bigger than the caches */
+			__builtin_prefetch(&tab[jh_hash_u64((uintptr_t)fr[i + 16].func) & (cap - 1)]);
+		if (!f) {
+			gp->fid[i] = UINT32_MAX;
+			continue;
+		}
+		size_t j = jh_hash_u64((uintptr_t)f) & (cap - 1);
+		while (tab[j].func && tab[j].func != f)
+			j = (j + 1) & (cap - 1);
+		if (tab[j].func) {
+			gp->fid[i] = tab[j].id;
+			continue;
+		}
+		JH_GROW(gp->fm, nfm + 1, alloc);
+		gp->fm[nfm] = (struct jh_fmemo){.func = f};
+		tab[j] = (struct slot){f, (uint32_t)nfm};
+		gp->fid[i] = (uint32_t)nfm++;
+		if (2 * nfm > cap) { /* rehash from the memos */
+			cap *= 2;
+			free(tab);
+			tab = xcalloc(cap, sizeof(*tab));
+			for (size_t k = 0; k < nfm; k++) {
+				size_t h = jh_hash_u64((uintptr_t)gp->fm[k].func) & (cap - 1);
+				while (tab[h].func)
+					h = (h + 1) & (cap - 1);
+				tab[h] = (struct slot){gp->fm[k].func, (uint32_t)k};
+			}
+		}
+	}
+	free(tab);
+	gp->nfm = nfm;
+}
+
+/* The memo of a location's frame, NULL for an unknown function. */
+static struct jh_fmemo *frame_memo(struct jh_graph_priv *gp, const struct jh_location *l,
+				   uint32_t level)
+{
+	uint32_t k = gp->fid[l->first + level];
+	return k == UINT32_MAX ? NULL : &gp->fm[k];
+}
+
 static const char *frame_short(struct jh_graph_priv *gp, const struct jh_model *m,
 			       const struct jh_location *l, uint32_t level)
 {
-	const struct jh_frame *f = &m->frames.items[l->first + level];
-	return f->func ? jh_namer_short(&gp->namer, f->func) : unk;
+	(void)m;
+	struct jh_fmemo *fm = frame_memo(gp, l, level);
+	if (!fm)
+		return unk;
+	if (!fm->shrt)
+		fm->shrt = jh_namer_short(&gp->namer, fm->func);
+	return fm->shrt;
 }
 
 /* Length of a trailing "<hex>" of name (nm-style address tag, as in files
@@ -58,10 +131,15 @@ static void find_collisions(struct jh_graph *g)
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < m->nlocs; i++) {
 			const struct jh_location *l = &m->locs[i];
-			const char *full = l->nframes ? m->frames.items[l->first].func : NULL;
-			if (!full || !hex_tag(full))
+			struct jh_fmemo *fm = l->nframes ? frame_memo(gp, l, 0) : NULL;
+			if (!fm)
 				continue;
-			const char *shrt = jh_namer_short(&gp->namer, full);
+			if (!(fm->flags & FM_HEX_DONE))
+				fm->flags |= FM_HEX_DONE | (hex_tag(fm->func) ? FM_HEX : 0);
+			if (!(fm->flags & FM_HEX))
+				continue;
+			const char *full = fm->func;
+			const char *shrt = frame_short(gp, m, l, 0);
 			int added;
 			uint64_t *v = jh_u64map_put(&first, (uint64_t)(uintptr_t)shrt, &added);
 			if (!pass) {
@@ -119,8 +197,13 @@ static int loc_skip(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 	if (!(*f & LF_SKIP_DONE)) {
 		const struct jh_location *l = &m->locs[id];
 		int skip = l->allocator;
-		if (!skip && l->nframes && m->frames.items[l->first].func)
-			skip = jh_is_allocator_name(frame_short(gp, m, l, 0));
+		struct jh_fmemo *fm = !skip && l->nframes ? frame_memo(gp, l, 0) : NULL;
+		if (fm) {
+			if (!(fm->flags & FM_ALLOC_DONE))
+				fm->flags |= FM_ALLOC_DONE |
+					     (jh_is_allocator_name(frame_short(gp, m, l, 0)) ? FM_ALLOC : 0);
+			skip = fm->flags & FM_ALLOC;
+		}
 		*f |= LF_SKIP_DONE | (skip ? LF_SKIP : 0);
 	}
 	return *f & LF_SKIP;
@@ -205,6 +288,21 @@ static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t
 	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
 }
 
+/* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
+ * UINT32_MAX when its key is empty (jeprof skips those). */
+static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id,
+			   uint32_t j)
+{
+	struct jh_graph_priv *gp = g->priv;
+	const char *fn = key_short(gp, g->m, l, j);
+	if (!j) /* a plain short name is interned already (namer) */
+		return fn[0] ? node_for_interned(g, fn, id, 0, 0) + 1 : UINT32_MAX;
+	jh_sb_reset(&gp->sb);
+	jh_sb_adds(&gp->sb, fn);
+	jh_sb_adds(&gp->sb, " (inline)");
+	return node_for(g, gp->sb.buf, gp->sb.len, id, j, 1) + 1;
+}
+
 uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
 		       uint32_t level, int inl)
 {
@@ -240,9 +338,25 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		return;
 	}
 	for (uint32_t j = l->nframes; j-- > 0;) {
+		struct jh_fmemo *fm = frame_memo(gp, l, j); /* NULL: unknown function */
+		if (fm && j == 0 && g->gran != JH_GRAN_FILES && !(fm->flags & FM_RUN_DONE))
+			fm->flags |= FM_RUN_DONE |
+				     (jh_is_callback_run(key_short(gp, m, l, j)) ? FM_RUN : 0);
+		int run = fm && j == 0 && g->gran != JH_GRAN_FILES && (fm->flags & FM_RUN);
+		if (!run && g->gran == JH_GRAN_FUNCTIONS && fm) {
+			/* a named frame's node depends on its name only */
+			uint32_t *nd = &fm->node[j > 0];
+			if (!*nd)
+				*nd = named_node(g, l, id, j);
+			if (*nd != UINT32_MAX) {
+				JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
+				g->keypool[g->nkeypool++] = *nd - 1;
+			}
+			continue;
+		}
 		const char *fn = key_short(gp, m, l, j);
-		int unknown_fn = !m->frames.items[l->first + j].func;
-		if (j == 0 && !unknown_fn && g->gran != JH_GRAN_FILES && jh_is_callback_run(fn)) {
+		int unknown_fn = !fm;
+		if (run) {
 			/* Run#n: its key depends on the stack (jh_graph_resolve_runs) */
 			if (!gp->runloc)
 				gp->runloc = xcalloc(m->nlocs, 1);
@@ -408,6 +522,10 @@ static void compute_nodes(struct jh_graph *g)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
 	for (size_t l = 0; l < m->nlocs; l++) {
+		uint32_t k = l + 8 < m->nlocs && m->locs[l + 8].nframes
+				     ? gp->fid[m->locs[l + 8].first] : UINT32_MAX;
+		if (k != UINT32_MAX) /* the memo of a location ahead */
+			__builtin_prefetch(&gp->fm[k]);
 		g->lockey_off[l] = (uint32_t)g->nkeypool;
 		if (used[l])
 			translate_location(g, (uint32_t)l);
@@ -423,6 +541,18 @@ static void compute_nodes(struct jh_graph *g)
 	double *flat = xcalloc(nn, sizeof(*flat)), *cum = xcalloc(nn, sizeof(*cum));
 	const uint32_t *koff = g->lockey_off, *kpool = g->keypool;
 	for (size_t s = 0; s < g->nstacks; s++) {
+		/* the keys of a stack's locations are all over memory: fetch
+		 * those of the next stacks ahead (their offsets first) */
+		if (s + 4 < g->nstacks) {
+			const struct jh_gstack *ps = &g->stacks[s + 4];
+			for (uint32_t i = 0; i < ps->len; i++)
+				__builtin_prefetch(&koff[g->locpool[ps->off + i]]);
+		}
+		if (s + 2 < g->nstacks) {
+			const struct jh_gstack *ps = &g->stacks[s + 2];
+			for (uint32_t i = 0; i < ps->len; i++)
+				__builtin_prefetch(&kpool[koff[g->locpool[ps->off + i]]]);
+		}
 		const struct jh_gstack *gs = &g->stacks[s];
 		const uint32_t *locs = g->locpool + gs->off;
 		const uint32_t mark = (uint32_t)s + 1;
@@ -487,6 +617,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
 	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
+	build_memos(gp, m);
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||
@@ -551,6 +682,8 @@ void jh_graph_release(struct jh_graph *g)
 		jh_sb_release(&gp->sb);
 		jh_sb_release(&gp->sb2);
 		free(gp->lflags);
+		free(gp->fid);
+		free(gp->fm);
 		free(gp->pool);
 		jh_intern_release(&gp->keys);
 		free(gp);
@@ -560,6 +693,18 @@ void jh_graph_release(struct jh_graph *g)
 	free(g->lockey_off);
 	free(g->keypool);
 	memset(g, 0, sizeof(*g));
+}
+
+uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->fid[f];
+}
+
+size_t jh_graph_nfuncs(const struct jh_graph *g)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->nfm;
 }
 
 static const struct jh_graph *sort_graph;

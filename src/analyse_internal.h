@@ -26,6 +26,17 @@ void jh_graph_resolve_runs(struct jh_graph *g);
  * entry point whose callees and itself are removed (§6.6). */
 int jh_is_allocator_name(const char *shortname);
 
+/* What the analysis derives from one distinct function name, computed once
+ * (frames sharing a name share the entry; analyse.c). */
+struct jh_fmemo {
+	const char *func;     /* the full name (interned in the model) */
+	const char *shrt;     /* its short name (NULL = not computed yet) */
+	uint32_t node[2];     /* GRAN_FUNCTIONS node + 1 of the plain and the
+	                       * " (inline)" key, 0 = not made yet, UINT32_MAX =
+	                       * the key is empty */
+	uint8_t flags;        /* FM_* (analyse.c) */
+};
+
 struct jh_graph_priv {
 	struct jh_intern keys;        /* node keys and labels */
 	struct jh_namer namer;        /* short names (interned in keys) */
@@ -37,6 +48,9 @@ struct jh_graph_priv {
 	struct jh_filter *focus, *ignore, *retain, *exclude;
 	struct jh_sb sb, sb2;
 	struct jh_u64map renamed;     /* full name -> "short@hex" (jeprof's collision rule) */
+	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
+	struct jh_fmemo *fm;
+	size_t nfm;
 	/* jeprof's Callback::Run rule: locations whose outermost key is Run#n,
 	 * n depending on the location translated before (see analyse_run.c) */
 	uint8_t *runloc;              /* per model location, NULL if none */

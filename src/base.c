@@ -214,6 +214,31 @@ uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed)
 	return jh_hash_u64(h ^ w ^ ((uint64_t)n << 56));
 }
 
+static inline uint64_t mum(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+uint64_t jh_hash_str(const void *p, size_t n)
+{
+	const char *s = p;
+	uint64_t h = n * 0x9e3779b97f4a7c15ULL, a = 0, b = 0;
+	for (; n >= 16; s += 16, n -= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, 8);
+		h = mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0xe7037ed1a0b428dbULL);
+	}
+	a = b = 0;
+	if (n > 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + 8, n - 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	return mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0x8ebc6af09c88c6e3ULL);
+}
+
 /* ---- interning ---- */
 
 void jh_intern_init(struct jh_intern *t)
@@ -225,38 +250,82 @@ void jh_intern_release(struct jh_intern *t)
 {
 	jh_arena_release(&t->arena);
 	free(t->slots);
+	free(t->hashes);
 	memset(t, 0, sizeof(*t));
 }
 
-const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
+/* Slots keep their string's hash: probes compare hashes before touching
+ * strings, and growing rehashes no string. Returns the slot of s[0..n):
+ * its string, or the empty slot where it goes. */
+static size_t intern_slot(struct jh_intern *t, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (t->nr + 1) > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 1024;
 		const char **slots = xcalloc(cap, sizeof(*slots));
+		uint64_t *hashes = xmalloc(jh_st_mult(cap, sizeof(*hashes)));
 		for (size_t i = 0; i < t->cap; i++) {
-			const char *x = t->slots[i];
-			if (!x)
+			if (!t->slots[i])
 				continue;
-			size_t j = jh_hash_bytes(x, strlen(x), 0) & (cap - 1);
+			size_t j = t->hashes[i] & (cap - 1);
 			while (slots[j])
 				j = (j + 1) & (cap - 1);
-			slots[j] = x;
+			slots[j] = t->slots[i];
+			hashes[j] = t->hashes[i];
 		}
 		free(t->slots);
+		free(t->hashes);
 		t->slots = slots;
+		t->hashes = hashes;
 		t->cap = cap;
 	}
-	size_t j = jh_hash_bytes(s, n, 0) & (t->cap - 1);
+	size_t j = h & (t->cap - 1);
 	while (t->slots[j]) {
 		const char *x = t->slots[j];
-		if (strncmp(x, s, n) == 0 && x[n] == 0)
-			return x;
+		if (t->hashes[j] == h && strncmp(x, s, n) == 0 && x[n] == 0)
+			return j;
 		j = (j + 1) & (t->cap - 1);
 	}
-	const char *x = jh_arena_strndup(&t->arena, s, n);
+	return j;
+}
+
+static const char *intern_add(struct jh_intern *t, size_t j, const char *x, uint64_t h)
+{
 	t->slots[j] = x;
+	t->hashes[j] = h;
 	t->nr++;
 	return x;
+}
+
+const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
+{
+	uint64_t h = jh_hash_str(s, n);
+	size_t j = intern_slot(t, s, n, h);
+	if (t->slots[j])
+		return t->slots[j];
+	return intern_add(t, j, jh_arena_strndup(&t->arena, s, n), h);
+}
+
+const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h)
+{
+	size_t j = intern_slot(t, s, n, h);
+	return t->slots[j] ? t->slots[j] : intern_add(t, j, s, h);
+}
+
+void jh_intern_keep(struct jh_intern *t, struct jh_arena *a)
+{
+	if (!a->head)
+		return;
+	struct jh_arena_block *last = a->head;
+	while (last->next)
+		last = last->next;
+	if (t->arena.head) { /* behind the block still being filled */
+		last->next = t->arena.head->next;
+		t->arena.head->next = a->head;
+	} else {
+		t->arena = *a;
+	}
+	a->head = NULL;
+	a->used = a->cap = 0;
 }
 
 const char *jh_intern(struct jh_intern *t, const char *s)

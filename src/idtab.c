@@ -16,15 +16,18 @@ void jh_idtab_release(struct jh_idtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* Slots keep the upper half of their id's hash: probes past other keys
+ * touch neither the hashes nor the keys. */
 static void idtab_rehash(struct jh_idtab *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 64;
-	uint32_t *slots = xcalloc(cap, sizeof(*slots));
+	uint32_t *slots = xcalloc(cap, 2 * sizeof(*slots));
 	for (size_t id = 0; id < t->nr; id++) {
 		size_t i = t->hashes[id] & (cap - 1);
-		while (slots[i])
+		while (slots[2 * i])
 			i = (i + 1) & (cap - 1);
-		slots[i] = (uint32_t)id + 1;
+		slots[2 * i] = (uint32_t)id + 1;
+		slots[2 * i + 1] = (uint32_t)(t->hashes[id] >> 32);
 	}
 	free(t->slots);
 	t->slots = slots;
@@ -36,16 +39,18 @@ uint32_t jh_idtab_put(struct jh_idtab *t, uint64_t h, jh_idtab_eq eq, const void
 	if ((t->nr + 1) * 4 > t->cap * 3)
 		idtab_rehash(t);
 	size_t i = h & (t->cap - 1);
-	for (; t->slots[i]; i = (i + 1) & (t->cap - 1)) {
-		uint32_t id = t->slots[i] - 1;
-		if (t->hashes[id] == h && eq(ctx, id)) {
+	uint32_t tag = (uint32_t)(h >> 32);
+	for (; t->slots[2 * i]; i = (i + 1) & (t->cap - 1)) {
+		uint32_t id = t->slots[2 * i] - 1;
+		if (t->slots[2 * i + 1] == tag && t->hashes[id] == h && eq(ctx, id)) {
 			*added = 0;
 			return id;
 		}
 	}
 	JH_GROW(t->hashes, t->nr + 1, t->alloc);
 	t->hashes[t->nr] = h;
-	t->slots[i] = (uint32_t)t->nr + 1;
+	t->slots[2 * i] = (uint32_t)t->nr + 1;
+	t->slots[2 * i + 1] = tag;
 	*added = 1;
 	return (uint32_t)t->nr++;
 }

@@ -10,7 +10,7 @@
 #include "jeheap/base.h"
 
 struct jh_idtab {
-	uint32_t *slots; /* id + 1, 0 = empty */
+	uint32_t *slots; /* pairs: id + 1 (0 = empty), the id's hash >> 32 */
 	size_t cap;      /* power of two */
 	uint64_t *hashes; /* per id */
 	size_t nr, alloc;

@@ -162,18 +162,22 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 
 /* The model's names of p's distinct symbol parts ("??" is no name); *empty
  * is the id of the empty part (parts are distinct: at most one). The
- * profile's copies of the parts are freed (the model holds them now). */
+ * profile's copies of the parts become the model's (no copy, no rehash). */
 static const char **part_names(struct jh_model *m, struct jh_profile *p, uint32_t *empty)
 {
 	const char **funcs = xmalloc(jh_st_mult(p->nsym_parts ? p->nsym_parts : 1, sizeof(*funcs)));
 	*empty = UINT32_MAX;
 	for (size_t i = 0; i < p->nsym_parts; i++) {
-		const char *s = p->sym_parts[i];
-		if (!s[0])
+		size_t n;
+		uint64_t h;
+		const char *s = jh_profile_sym_part(p, (uint32_t)i, &n, &h);
+		if (!n)
 			*empty = (uint32_t)i;
-		funcs[i] = !strcmp(s, "??") ? NULL : jh_intern(&m->names, s);
+		funcs[i] = n == 2 && s[0] == '?' && s[1] == '?'
+				   ? NULL
+				   : jh_intern_nocopy(&m->names, s, n, h);
 	}
-	jh_arena_release(&p->sym_arena);
+	jh_intern_keep(&m->names, &p->sym_arena);
 	free(p->sym_parts);
 	free(p->sym_index);
 	p->sym_parts = NULL;
@@ -393,7 +397,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	 * Key and value share a slot (one cache miss per probe); sized from
 	 * the symbol section when there is one (about one line per pc). */
 	size_t cap = 1024;
-	while (cap < 2 * p->nsyms && cap < p->npcs)
+	while (3 * cap < 4 * p->nsyms && cap < p->npcs)
 		cap *= 2;
 	struct pcslot *tab = xcalloc(cap, sizeof(*tab));
 	uint64_t *upcs = NULL;
@@ -410,7 +414,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			upcs[nu++] = pc;
 			tab[j].key = pc;
 			tab[j].val = (uint32_t)nu;
-			if (2 * nu > cap) { /* rehash from upcs */
+			if (4 * nu > 3 * cap) { /* rehash from upcs */
 				cap *= 2;
 				free(tab);
 				tab = xcalloc(cap, sizeof(*tab));
@@ -431,6 +435,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
 	for (size_t i = 0; i < p->nsyms; i++) {
 		uint64_t pc = p->syms[i].pc;
+		if (i + 16 < p->nsyms)
+			__builtin_prefetch(&tab[jh_hash_u64(p->syms[i + 16].pc) & (cap - 1)]);
 		size_t j = jh_hash_u64(pc) & (cap - 1);
 		while (tab[j].val && tab[j].key != pc)
 			j = (j + 1) & (cap - 1);

@@ -99,6 +99,15 @@ static void strip_groups(char *buf, size_t *n, char open, char close, int eat_co
 	*n = w;
 }
 
+/* memmem(s, n, "const", 5), faster for this short needle. */
+static const char *find_const(const char *s, size_t n)
+{
+	for (const char *e = s + n, *c; (c = memchr(s, 'c', (size_t)(e - s))); s = c + 1)
+		if ((size_t)(e - c) >= 5 && !memcmp(c + 1, "onst", 4))
+			return c;
+	return NULL;
+}
+
 void jh_short_function_name(struct jh_sb *out, const char *full)
 {
 	size_t n = strlen(full);
@@ -109,8 +118,8 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 	size_t at = out->len;
 	jh_sb_add(out, full, n);
 	char *buf = out->buf + at;
-	const char *c1 = memmem(buf, n, "const", 5);
-	if (c1 && memmem(c1 + 1, n - (size_t)(c1 + 1 - buf), "const", 5)) {
+	const char *c1 = find_const(buf, n);
+	if (c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - buf))) {
 		while (strip_parens_pass(buf, &n))
 			;
 	} else {
@@ -192,7 +201,8 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
  * newlines -> ' '. */
 static void collapsed_safe(struct jh_sb *sb, size_t start)
 {
-	for (char *p = sb->buf + start; *p; p++) {
+	/* names rarely hold any: strpbrk skips to the first one */
+	for (char *p = strpbrk(sb->buf + start, ";\n\r"); p && *p; p++) {
 		if (*p == ';')
 			*p = ':';
 		else if (*p == '\n' || *p == '\r')

@@ -209,7 +209,29 @@ static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash);
+/* Starts fetching the index slot that interning this stack will probe
+ * first (the reader parses the record's count lines meanwhile). */
+void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n);
+/*
+ * The same for many lines: added to the batch (the names copied) and
+ * stored together when it is full or flushed, so that the index probes of
+ * all their parts are fetched from memory at once.
+ */
+#define JH_SYMBATCH 32
+struct jh_symbatch {
+	struct jh_sb text;         /* the names of the lines, one after another */
+	uint64_t pcs[JH_SYMBATCH];
+	size_t off[JH_SYMBATCH], len[JH_SYMBATCH];
+	size_t n;
+	struct jh_sympart *parts;  /* scratch of jh_symbatch_flush */
+	size_t parts_alloc;
+};
+void jh_symbatch_init(struct jh_symbatch *b);
+void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
+		     size_t n);
+void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b);
+void jh_symbatch_release(struct jh_symbatch *b);
 /* Sorts syms by pc; of several lines for one pc the last one is kept. */
 void jh_profile_sort_symbols(struct jh_profile *p);
 

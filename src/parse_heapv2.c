@@ -110,6 +110,7 @@ int jh_parse_heapv2(struct jh_reader *r, const char *h, size_t hlen)
 				return jh_bad_line(r, "bad stack line: expected a space after '@'");
 			if (jh_parse_stack(r, s + 1, e))
 				return -1;
+			jh_profile_prefetch_stack(p, (uint32_t)r->npcs, r->pcs_hash);
 			in_record = 1;
 			stack = NO_STACK;
 		} else if (JH_STARTS(s, e, "f:") || JH_STARTS(s, e, "<jemalloc>:")) {

@@ -23,7 +23,8 @@ static int variable(struct jh_reader *r, const char *s, const char *e)
 	return 1; /* other variables are ignored, as by jeprof */
 }
 
-static int symbol_line(struct jh_reader *r, const char *s, const char *e)
+static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *s,
+		       const char *e)
 {
 	uint64_t pc;
 	const char *b = s;
@@ -33,27 +34,28 @@ static int symbol_line(struct jh_reader *r, const char *s, const char *e)
 	if (s == e)
 		return jh_bad_line(r, "symbol line without a name '%s'",
 				   jh_quote(r, b, (size_t)(e - b)));
-	jh_profile_add_symbol(r->p, pc, s, (size_t)(e - s));
+	jh_symbatch_add(r->p, batch, pc, s, (size_t)(e - s));
 	return 0;
 }
 
-int jh_parse_symbolized(struct jh_reader *r)
+/* The symbol lines up to the end of the section (1: a "---" line came) or
+ * to an error (-1); the lines read are in the batch. */
+static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
-	r->p->has_symbols = 1;
 	char *line;
 	size_t len;
 	int rc;
 	while ((rc = jh_next_line(r, &line, &len)) > 0) {
 		const char *s = line, *e = line + len;
 		if (len >= 2 && s[0] == '0' && s[1] == 'x') {
-			if (symbol_line(r, s, e))
+			if (symbol_line(r, b, s, e))
 				return -1;
 			continue;
 		}
 		/* the first "---" line ends the symbols (even "--- heap"); the
 		 * next header may still be one "--- heap" marker, as in jeprof */
 		if (JH_STARTS(s, e, "---"))
-			return jh_parse_profile(r, 1);
+			return 1;
 		if (jh_rskip_space(s, e) == s || variable(r, s, e))
 			continue;
 		return jh_bad_line(r, "unexpected line in symbol section '%s'",
@@ -63,4 +65,15 @@ int jh_parse_symbolized(struct jh_reader *r)
 		return -1;
 	return jh_diag_set(r->d, JH_EXIT_INPUT, jh_input_name(r->in), jh_input_lineno(r->in),
 			   "symbol section is not followed by a profile");
+}
+
+int jh_parse_symbolized(struct jh_reader *r)
+{
+	r->p->has_symbols = 1;
+	struct jh_symbatch b;
+	jh_symbatch_init(&b);
+	int rc = symbol_lines(r, &b);
+	jh_symbatch_flush(r->p, &b); /* also on errors: a truncated tail keeps them */
+	jh_symbatch_release(&b);
+	return rc == 1 ? jh_parse_profile(r, 1) : rc;
 }

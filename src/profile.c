@@ -73,12 +73,23 @@ uint32_t jh_profile_intern_stack(struct jh_profile *p, const uint64_t *pcs, uint
 	return jh_profile_intern_stack_hashed(p, pcs, n, stack_hash(pcs, n));
 }
 
+static uint32_t stack_tag(uint32_t n, uint64_t hash)
+{
+	return (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
+}
+
+void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash)
+{
+	if (p->stack_slots_cap)
+		__builtin_prefetch(&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
+}
+
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash)
 {
 	if (2 * (p->nstacks + 1) > p->stack_slots_cap)
 		stack_grow(p);
-	uint32_t tag = (uint32_t)(jh_hash_u64(hash ^ n) >> 32);
+	uint32_t tag = stack_tag(n, hash);
 	size_t mask = p->stack_slots_cap - 1;
 	size_t j = tag & mask;
 	uint32_t id;
@@ -190,37 +201,29 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
 	return lo < p->nsyms && p->syms[lo].pc == pc ? p->syms[lo].names : NULL;
 }
 
-static inline uint64_t mum(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-/* A fast hash for long names (16 bytes per multiply, wyhash-style). */
-static uint64_t name_hash(const char *s, size_t n)
-{
-	uint64_t h = n * 0x9e3779b97f4a7c15ULL, a = 0, b = 0;
-	for (; n >= 16; s += 16, n -= 16) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + 8, 8);
-		h = mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0xe7037ed1a0b428dbULL);
-	}
-	a = b = 0;
-	if (n > 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + 8, n - 8);
-	} else {
-		memcpy(&a, s, n);
-	}
-	return mum(a ^ 0xa0761d6478bd642fULL, b ^ h ^ 0x8ebc6af09c88c6e3ULL);
-}
-
 /*
  * Symbol names (whole lines, or with split_symbols their parts) are stored
  * once per distinct string: call sites of one function usually carry the
- * same names. sym_index holds slot pairs (hash, id + 1) of sym_parts, load
- * factor <= 1/2.
+ * same names. sym_index holds slot pairs (hash, string pointer), load
+ * factor <= 1/2; each stored string is preceded by its sym_head, so a probe
+ * reads the slot and the string, nothing else.
  */
+struct sym_head {
+	uint32_t id, len; /* index in sym_parts, strlen */
+	uint64_t hash;    /* jh_hash_str */
+};
+
+const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t *len,
+				uint64_t *hash)
+{
+	const char *x = p->sym_parts[id];
+	struct sym_head hd;
+	memcpy(&hd, x - sizeof(hd), sizeof(hd));
+	*len = hd.len;
+	*hash = hd.hash;
+	return x;
+}
+
 static void sym_index_grow(struct jh_profile *p)
 {
 	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
@@ -239,36 +242,50 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-/* Returns the id in sym_parts of s[0..n). */
-static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n)
+/* Returns the id in sym_parts of s[0..n), whose jh_hash_str is h. */
+static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
 		sym_index_grow(p);
-	uint64_t h = name_hash(s, n);
 	size_t mask = p->sym_index_cap - 1, j = h & mask;
+	struct sym_head hd;
 	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
-		uint32_t id = (uint32_t)p->sym_index[2 * j + 1] - 1;
-		const char *x = p->sym_parts[id];
-		if (p->sym_index[2 * j] == h && !memcmp(x, s, n) && !x[n])
-			return id;
+		if (p->sym_index[2 * j] != h)
+			continue;
+		const char *x = (const char *)(uintptr_t)p->sym_index[2 * j + 1];
+		memcpy(&hd, x - sizeof(hd), sizeof(hd));
+		if (hd.len == n && !memcmp(x, s, n))
+			return hd.id;
 	}
-	if (p->nsym_parts >= UINT32_MAX - 1) {
+	if (p->nsym_parts >= UINT32_MAX - 1 || n >= UINT32_MAX) {
 		fprintf(stderr, "jeheap: too many symbol names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
+	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
+	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, h};
+	memcpy(x - sizeof(hd), &hd, sizeof(hd));
+	memcpy(x, s, n);
+	x[n] = 0;
 	JH_GROW(p->sym_parts, p->nsym_parts + 1, p->sym_parts_alloc);
-	p->sym_parts[p->nsym_parts] = jh_arena_strndup(&p->sym_arena, s, n);
+	p->sym_parts[p->nsym_parts++] = x;
 	p->sym_index[2 * j] = h;
-	p->sym_index[2 * j + 1] = ++p->nsym_parts;
+	p->sym_index[2 * j + 1] = (uint64_t)(uintptr_t)x;
 	p->sym_index_nr++;
-	return (uint32_t)(p->nsym_parts - 1);
+	return hd.id;
 }
 
-/* Parts are separated by the leftmost "--" (Perl's split /--/). */
-static void add_parts(struct jh_profile *p, struct jh_symname *sym, const char *s, size_t n)
+struct jh_sympart {
+	const char *s;
+	size_t n;
+	uint64_t h;
+};
+
+/* Appends the parts of names s[0..n) to b->parts[*np ...); returns their
+ * number. Parts are separated by the leftmost "--" (Perl's split /--/). */
+static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size_t n)
 {
 	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
-	sym->first = (uint32_t)p->nsym_frames;
+	size_t first = *np;
 	for (;;) {
 		const char *d = s;
 		while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
@@ -276,32 +293,110 @@ static void add_parts(struct jh_profile *p, struct jh_symname *sym, const char *
 		if (d && d + 1 >= e)
 			d = NULL;
 		const char *pe = d ? d : e;
-		JH_GROW(p->sym_frames, p->nsym_frames + 1, p->sym_frames_alloc);
-		p->sym_frames[p->nsym_frames++] = sym_store(p, s, (size_t)(pe - s));
+		JH_GROW(b->parts, *np + 1, b->parts_alloc);
+		b->parts[(*np)++] = (struct jh_sympart){s, (size_t)(pe - s), 0};
 		if (!d)
 			break;
 		s = d + 2;
 	}
-	if (p->nsym_frames - sym->first > UINT32_MAX) {
+	if (*np - first > UINT32_MAX) {
 		fprintf(stderr, "jeheap: symbol line with too many names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	sym->nparts = (uint32_t)(p->nsym_frames - sym->first);
+	return *np - first;
+}
+
+static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
+{
+	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
+	struct jh_symname *sym = &p->syms[p->nsyms++];
+	memset(sym, 0, sizeof(*sym));
+	sym->pc = pc;
+	return sym;
+}
+
+void jh_symbatch_init(struct jh_symbatch *b)
+{
+	memset(b, 0, sizeof(*b));
+	jh_sb_init(&b->text);
+}
+
+void jh_symbatch_release(struct jh_symbatch *b)
+{
+	jh_sb_release(&b->text);
+	free(b->parts);
+	memset(b, 0, sizeof(*b));
+}
+
+void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
+		     size_t n)
+{
+	b->pcs[b->n] = pc;
+	b->off[b->n] = b->text.len;
+	b->len[b->n] = n;
+	jh_sb_add(&b->text, names, n);
+	if (++b->n == JH_SYMBATCH)
+		jh_symbatch_flush(p, b);
+}
+
+/*
+ * In three sweeps over all parts of the batch: hash and prefetch the index
+ * slot; prefetch the string an equal hash points at; store (the probes now
+ * mostly hit the caches).
+ */
+void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
+{
+	if (!p->split_symbols) {
+		for (size_t i = 0; i < b->n; i++)
+			jh_profile_add_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
+		b->n = 0;
+		jh_sb_reset(&b->text);
+		return;
+	}
+	size_t np = 0, nparts[JH_SYMBATCH];
+	for (size_t i = 0; i < b->n; i++)
+		nparts[i] = split_parts(b, &np, b->text.buf + b->off[i], b->len[i]);
+	while (2 * (p->sym_index_nr + np) > p->sym_index_cap)
+		sym_index_grow(p); /* no growing while the batch is stored */
+	size_t mask = p->sym_index_cap - 1;
+	for (size_t k = 0; k < np; k++) {
+		b->parts[k].h = jh_hash_str(b->parts[k].s, b->parts[k].n);
+		__builtin_prefetch(&p->sym_index[2 * (b->parts[k].h & mask)]);
+	}
+	for (size_t k = 0; k < np; k++) {
+		const uint64_t *slot = &p->sym_index[2 * (b->parts[k].h & mask)];
+		if (!slot[1] || slot[0] != b->parts[k].h)
+			continue;
+		/* the whole string: it is compared byte by byte */
+		const char *x = (const char *)(uintptr_t)slot[1] - sizeof(struct sym_head);
+		for (size_t o = 0; o < sizeof(struct sym_head) + b->parts[k].n; o += 64)
+			__builtin_prefetch(x + o);
+	}
+	const struct jh_sympart *part = b->parts;
+	for (size_t i = 0; i < b->n; i++) {
+		struct jh_symname *sym = new_symname(p, b->pcs[i]);
+		sym->first = (uint32_t)p->nsym_frames;
+		sym->nparts = (uint32_t)nparts[i];
+		JH_GROW(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
+		for (size_t k = 0; k < nparts[i]; k++, part++)
+			p->sym_frames[p->nsym_frames++] = sym_store(p, part->s, part->n, part->h);
+	}
+	b->n = 0;
+	jh_sb_reset(&b->text);
 }
 
 void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
-	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
-	struct jh_symname *sym = &p->syms[p->nsyms];
-	memset(sym, 0, sizeof(*sym));
-	sym->pc = pc;
-	if (p->split_symbols)
-		add_parts(p, sym, names, n);
-	else {
-		uint32_t id = sym_store(p, names, n); /* may move sym_parts */
-		sym->names = p->sym_parts[id];
+	if (p->split_symbols) {
+		struct jh_symbatch b;
+		jh_symbatch_init(&b);
+		jh_symbatch_add(p, &b, pc, names, n);
+		jh_symbatch_flush(p, &b);
+		jh_symbatch_release(&b);
+		return;
 	}
-	p->nsyms++;
+	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
+	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

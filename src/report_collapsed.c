@@ -26,12 +26,28 @@
 struct elem {
 	const char *s;  /* s[len] is ';' (lines are written from here, writev) */
 	uint32_t len;
+	uint32_t rank;  /* byte order of "s;" among all elements (equal strings,
+	                 * equal ranks): decides between two frames that are
+	                 * not the last of their lines */
+};
+
+/* What writing a location needs, in one aligned 32-byte record (no other
+ * memory is read for it): its first two elements' strings (each followed
+ * by ';') and lengths; further ones are el[more ...]. */
+struct lrec {
+	const char *s[2];
+	uint32_t len[2];
+	uint32_t n;    /* elements */
+	uint32_t more; /* index in el of the third */
 };
 
 struct coll {
 	const struct jh_graph *g;
-	struct elem *el;   /* frame names of all locations */
+	struct elem *tok;  /* the distinct frame names */
+	uint32_t *el;      /* frame names of all locations (indexes in tok) */
+	struct lrec *lrec; /* per location: what writing its names needs */
 	uint32_t *eoff;    /* per location: el[eoff[l] .. eoff[l+1]) */
+	uint32_t nranks;   /* distinct element strings */
 	char *counts;      /* per stack: "count\n" or "before after\n" */
 	size_t *coff;      /* per stack, nstacks + 1 */
 };
@@ -64,7 +80,7 @@ static const struct elem *walk_next(struct walk *w, int *last)
 		w->e = w->c->eoff[l];
 		w->eend = w->c->eoff[l + 1];
 	}
-	const struct elem *el = &w->c->el[w->e++];
+	const struct elem *el = &w->c->tok[w->c->el[w->e++]];
 	*last = w->e == w->eend;
 	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
 		*last = w->c->eoff[w->locs[i - 1]] == w->c->eoff[w->locs[i - 1] + 1];
@@ -134,6 +150,8 @@ static int cmp_stacks(const void *pa, const void *pb)
 		const struct elem *x = walk_next(&a, &la), *y = walk_next(&b, &lb);
 		if (!x || !y) /* a stack emptied by allocator removal (rare) */
 			return cmp_lines(c, sa, sb);
+		if (!la && !lb && x->rank != y->rank) /* "x;" and "y;" differ */
+			return x->rank < y->rank ? -1 : 1;
 		size_t n = x->len < y->len ? x->len : y->len;
 		if (x->s != y->s) {
 			int r = memcmp(x->s, y->s, n);
@@ -150,38 +168,148 @@ static int cmp_stacks(const void *pa, const void *pb)
 }
 
 /*
+ * The sort key of a stack: the ranks + 1 of its first six elements, root
+ * first, in 21-bit fields, three per word (the first in the highest); a
+ * field is 0 from the line's last element on (its terminator is ' ', not
+ * ';'). Where two keys first differ in fields that are both non-zero, they
+ * order the lines; anything else is left to cmp_stacks. (Sorting compares
+ * neighbours in line order most: they often share a few elements.)
+ */
+#define KEY_BITS 21
+#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+
+struct keyed {
+	uint64_t key[2];
+	uint32_t stack;
+};
+
+static void stack_key(const struct coll *c, uint32_t stack, uint64_t key[2])
+{
+	struct walk w;
+	walk_init(&w, c, stack);
+	int stop = 0;
+	for (int i = 0; i < 6; i++) {
+		int last = 0;
+		const struct elem *e = stop ? NULL : walk_next(&w, &last);
+		stop = !e || last;
+		key[i / 3] = key[i / 3] << KEY_BITS | (stop ? 0 : e->rank + 1);
+	}
+}
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int w = a->key[0] == b->key[0]; /* the first word that differs */
+	uint64_t x = a->key[w], y = b->key[w];
+	if (x != y) {
+		int sh = (63 - __builtin_clzll(x ^ y)) / KEY_BITS * KEY_BITS;
+		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
+			return x < y ? -1 : 1;
+	}
+	return cmp_stacks(&a->stack, &b->stack);
+}
+
+/*
  * Elements of named frames, made once per (name, inline or not): each
- * distinct name is held once, not once per location.
+ * distinct name is held once, not once per location. el holds every
+ * distinct element (those of unnamed frames too); the ranks are numbered
+ * by sorting it.
  */
 struct elcache {
-	struct jh_u64map idx[2];  /* name pointer -> index in el, per inline flag */
-	struct elem *el;
+	uint32_t *idx[2];         /* per function id (jh_graph_func_id): index in
+	                           * el + 1, per inline flag */
+	struct elem *el;          /* rank: its own index until ranked */
 	size_t nel, alloc;
 	struct jh_arena *strs;
 	struct jh_sb sb;
 };
 
-static struct elem frame_elem(struct elcache *ec, const char *func, int inl)
+static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
 {
-	int added;
-	uint64_t *v = jh_u64map_put(&ec->idx[inl], (uint64_t)(uintptr_t)func, &added);
-	if (!added)
-		return ec->el[*v];
+	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
+	ec->el[ec->nel] = (struct elem){s, (uint32_t)n, (uint32_t)ec->nel};
+	return (uint32_t)ec->nel++;
+}
+
+/* An element's first 16 bytes with its ';', zeros after: in that order,
+ * as big-endian numbers. */
+struct rkey {
+	uint64_t hi, lo;
+	uint32_t el;
+};
+
+static uint64_t be64(const char *s, size_t n) /* n <= 8 bytes of s */
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? (unsigned char)s[i] : 0);
+	return v;
+}
+
+static const struct elem *rank_el;
+
+static int cmp_rkey(const void *pa, const void *pb)
+{
+	const struct rkey *a = pa, *b = pb;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	const struct elem *x = &rank_el[a->el], *y = &rank_el[b->el];
+	if (x->s == y->s)
+		return 0;
+	/* ';' ends both and is in neither name: the shorter one is decided
+	 * at or before its ';' */
+	return memcmp(x->s, y->s, (x->len < y->len ? x->len : y->len) + 1);
+}
+
+/* Ranks ec->el by the bytes of "name;" (equal names share a rank);
+ * *nranks: the number of ranks. */
+static uint32_t *rank_elements(const struct elcache *ec, uint32_t *nranks)
+{
+	size_t n = ec->nel;
+	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
+	for (size_t i = 0; i < n; i++) {
+		const struct elem *e = &ec->el[i];
+		size_t m = (size_t)e->len + 1; /* with the ';' */
+		k[i].hi = be64(e->s, m < 8 ? m : 8);
+		k[i].lo = m > 8 ? be64(e->s + 8, m - 8 < 8 ? m - 8 : 8) : 0;
+		k[i].el = (uint32_t)i;
+	}
+	rank_el = ec->el;
+	jh_qsort(k, n, sizeof(*k), cmp_rkey);
+	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
+	uint32_t r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && cmp_rkey(&k[i - 1], &k[i]))
+			r++;
+		rank[k[i].el] = r;
+	}
+	*nranks = n ? r + 1 : 0;
+	free(k);
+	return rank;
+}
+
+/* The element of frame f (named, function id fid). */
+static uint32_t frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
+			   uint32_t fid, int inl)
+{
+	uint32_t *v = &ec->idx[inl][fid];
+	if (*v)
+		return *v - 1;
 	jh_sb_reset(&ec->sb);
-	jh_collapsed_frame(&ec->sb, func, inl);
+	jh_collapsed_frame(&ec->sb, m->frames.items[f].func, inl);
 	size_t n = ec->sb.len;
 	jh_sb_addc(&ec->sb, ';'); /* see struct elem */
 	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
-	*v = ec->nel;
-	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
-	ec->el[ec->nel] = (struct elem){s, (uint32_t)n};
-	return ec->el[ec->nel++];
+	*v = (uint32_t)ec->nel + 1;
+	return new_elem(ec, s, n);
 }
 
-static int all_named(const struct jh_model *m, const struct jh_location *l)
+static int all_named(const struct jh_graph *g, const struct jh_location *l)
 {
 	for (uint32_t i = 0; i < l->nframes; i++)
-		if (!m->frames.items[l->first + i].func)
+		if (jh_graph_func_id(g, l->first + i) == UINT32_MAX)
 			return 0;
 	return l->nframes > 0;
 }
@@ -196,8 +324,9 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
 	struct elcache ec = {.strs = strs};
-	jh_u64map_init(&ec.idx[0]);
-	jh_u64map_init(&ec.idx[1]);
+	size_t nf = jh_graph_nfuncs(g);
+	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
+	ec.idx[1] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[1]));
 	jh_sb_init(&ec.sb);
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
@@ -208,10 +337,12 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		if (!used[l])
 			continue;
 		const struct jh_location *loc = &m->locs[l];
-		if (all_named(m, loc)) {
+		if (all_named(g, loc)) {
 			JH_GROW(c->el, nel + loc->nframes, alloc);
-			for (uint32_t i = 0; i < loc->nframes; i++)
-				c->el[nel++] = frame_elem(&ec, m->frames.items[loc->first + i].func, i != 0);
+			for (uint32_t i = 0; i < loc->nframes; i++) {
+				uint32_t f = loc->first + i;
+				c->el[nel++] = frame_elem(&ec, m, f, jh_graph_func_id(g, f), i != 0);
+			}
 			continue;
 		}
 		jh_sb_reset(&sb);
@@ -222,18 +353,54 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		const char *p = jh_arena_strndup(strs, sb.buf, sb.len), *e;
 		for (; (e = strchr(p, ';')); p = e + 1) {
 			JH_GROW(c->el, nel + 1, alloc);
-			c->el[nel].s = p;
-			c->el[nel].len = (uint32_t)(e - p);
-			nel++;
+			c->el[nel++] = new_elem(&ec, p, (size_t)(e - p));
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
+	uint32_t *rank = rank_elements(&ec, &c->nranks);
+	for (size_t i = 0; i < ec.nel; i++)
+		ec.el[i].rank = rank[i];
+	free(rank);
+	c->tok = ec.el;
 	jh_sb_release(&sb);
 	jh_sb_release(&ec.sb);
-	jh_u64map_release(&ec.idx[0]);
-	jh_u64map_release(&ec.idx[1]);
-	free(ec.el);
+	free(ec.idx[0]);
+	free(ec.idx[1]);
 	free(used);
+}
+
+/* Element k of a location's record. */
+static inline const char *lrec_elem(const struct coll *c, const struct lrec *r, uint32_t k,
+				    uint32_t *len)
+{
+	if (k < 2) {
+		*len = r->len[k];
+		return r->s[k];
+	}
+	const struct elem *t = &c->tok[c->el[r->more + k - 2]];
+	*len = t->len;
+	return t->s;
+}
+
+static void build_lrecs(struct coll *c)
+{
+	size_t n = c->g->m->nlocs, size = (jh_st_mult(n ? n : 1, sizeof(struct lrec)) + 63) & ~(size_t)63;
+	c->lrec = aligned_alloc(64, size);
+	if (!c->lrec) {
+		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
+		exit(JH_EXIT_INTERNAL);
+	}
+	for (size_t l = 0; l < n; l++) {
+		struct lrec *r = &c->lrec[l];
+		memset(r, 0, sizeof(*r));
+		r->n = c->eoff[l + 1] - c->eoff[l];
+		r->more = c->eoff[l] + 2;
+		for (uint32_t k = 0; k < r->n && k < 2; k++) {
+			const struct elem *t = &c->tok[c->el[c->eoff[l] + k]];
+			r->s[k] = t->s;
+			r->len[k] = t->len;
+		}
+	}
 }
 
 /* Appends n bytes to the output buffer buf[0..*len) of size cap. */
@@ -262,10 +429,13 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
 		const uint32_t *locs = g->locpool + gs->off;
 		int first = 1;
 		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+			const struct lrec *r = &c->lrec[locs[i]];
+			for (uint32_t k = 0; k < r->n; k++) {
 				if (!first)
 					out_add(out, buf, &len, cap, ";", 1);
-				out_add(out, buf, &len, cap, c->el[e].s, c->el[e].len);
+				uint32_t n;
+				const char *e = lrec_elem(c, r, k, &n);
+				out_add(out, buf, &len, cap, e, n);
 				first = 0;
 			}
 		}
@@ -276,6 +446,25 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
 	fwrite(buf, 1, len, out);
 	free(buf);
 	return ferror(out) ? -1 : 0;
+}
+
+/* Prefetches what writing stack order[s] will read: stacks come in line
+ * order, so their locations are all over memory. Stage 1: the stack and
+ * its location ids; 0: their records (needs the ids). */
+static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s, int stage)
+{
+	const struct jh_graph *g = c->g;
+	if (s >= g->nstacks)
+		return;
+	const struct jh_gstack *gs = &g->stacks[order[s]];
+	const uint32_t *locs = g->locpool + gs->off;
+	if (stage) {
+		__builtin_prefetch(locs);
+		__builtin_prefetch(locs + gs->len - 1);
+		return;
+	}
+	for (uint32_t i = 0; i < gs->len; i++)
+		__builtin_prefetch(&c->lrec[locs[i]]);
 }
 
 static int writev_all(int fd, struct iovec *iov, int n)
@@ -318,19 +507,25 @@ static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 	int n = 0;
 	static char space[] = " ";
 	for (size_t s = 0; s < g->nstacks; s++) {
+		if (s + 8 < g->nstacks)
+			__builtin_prefetch(&g->stacks[order[s + 8]]);
+		prefetch_stack(c, order, s + 5, 1);
+		prefetch_stack(c, order, s + 2, 0);
 		const struct jh_gstack *gs = &g->stacks[order[s]];
 		const uint32_t *locs = g->locpool + gs->off;
-		const struct elem *last = NULL;
+		int last = 0;
 		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			for (uint32_t e = c->eoff[locs[i]]; e < c->eoff[locs[i] + 1]; e++) {
+			const struct lrec *r = &c->lrec[locs[i]];
+			for (uint32_t k = 0; k < r->n; k++) {
 				if (n + 3 > NIOV) {
 					if (writev_all(fd, iov, n))
 						return -1;
 					n = 0;
 				}
-				last = &c->el[e];
-				iov[n].iov_base = (void *)(uintptr_t)last->s;
-				iov[n++].iov_len = last->len + 1; /* with its ';' */
+				uint32_t len;
+				iov[n].iov_base = (void *)(uintptr_t)lrec_elem(c, r, k, &len);
+				iov[n++].iov_len = len + 1; /* with its ';' */
+				last = 1;
 			}
 		}
 		if (last)
@@ -372,12 +567,22 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	c.coff[g->nstacks] = counts.len;
 	c.counts = counts.buf;
 
+	/* sorted by key, the lines compared only where the keys cannot tell */
+	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
+	for (size_t s = 0; s < g->nstacks; s++) {
+		kd[s].key[0] = kd[s].key[1] = 0;
+		if (c.nranks < KEY_MASK)
+			stack_key(&c, (uint32_t)s, kd[s].key);
+		kd[s].stack = (uint32_t)s;
+	}
+	sort_coll = &c;
+	jh_qsort(kd, g->nstacks, sizeof(*kd), cmp_keyed);
 	uint32_t *order = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*order)));
 	for (size_t s = 0; s < g->nstacks; s++)
-		order[s] = (uint32_t)s;
-	sort_coll = &c;
-	jh_qsort(order, g->nstacks, sizeof(*order), cmp_stacks);
+		order[s] = kd[s].stack;
+	free(kd);
 
+	build_lrecs(&c);
 	int r = write_direct(out, &c, order);
 	if (r == 1)
 		r = write_buffered(out, &c, order);
@@ -385,6 +590,8 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	free(c.coff);
 	free(c.eoff);
 	free(c.el);
+	free(c.tok);
+	free(c.lrec);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
 	return r;

@@ -96,6 +96,12 @@ static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32
 	return g->keypool + g->lockey_off[loc];
 }
 
+/* A dense id of the function name of model frame f (m->frames.items[f]):
+ * frames with one name share it; ids are < jh_graph_nfuncs(g); UINT32_MAX
+ * for an unknown function. */
+uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f);
+size_t jh_graph_nfuncs(const struct jh_graph *g);
+
 /* Keys of locs[i], the i-th location (leaf first) of a filtered stack:
  * jh_graph_loc_keys, except that a frame jeprof renames Run#n (a short name
  * matching /Callback.*::Run$/) has the key of its callee locs[i-1]. */

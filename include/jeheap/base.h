@@ -90,11 +90,18 @@ struct jh_intern {
 	struct jh_arena arena;
 	const char **slots;
 	size_t nr, cap;
+	uint64_t *hashes; /* per slot: jh_hash_str of its string */
 };
 void jh_intern_init(struct jh_intern *t);
 void jh_intern_release(struct jh_intern *t);
 const char *jh_intern(struct jh_intern *t, const char *s);
 const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n);
+/* jh_intern_n without a copy: s[0..n) (NUL-terminated, h = jh_hash_str(s,
+ * n)) itself becomes the interned string if none is equal, so it must live
+ * as long as t: memory of an arena handed over with jh_intern_keep. */
+const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h);
+/* Moves every block of a into t's arena (a is left empty). */
+void jh_intern_keep(struct jh_intern *t, struct jh_arena *a);
 
 /*
  * u64 -> u64 open-addressing hash map (key UINT64_MAX is reserved).
@@ -112,6 +119,8 @@ uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added);
 uint64_t *jh_u64map_get(const struct jh_u64map *m, uint64_t key);
 
 uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed);
+/* A faster hash for long strings (16 bytes per multiply, wyhash-style). */
+uint64_t jh_hash_str(const void *p, size_t n);
 static inline uint64_t jh_hash_u64(uint64_t x)
 {
 	x ^= x >> 33;

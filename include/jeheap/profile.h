@@ -122,6 +122,10 @@ uint32_t jh_profile_thread(struct jh_profile *p, uint64_t uid, const char *name)
 /* Adds c to thread index t's counts for stack (entries for one (t, stack) pair are summed). */
 void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
 			   const struct jh_counts *c);
+/* Distinct symbol part id (sym_parts[id]) with its length and jh_hash_str
+ * (with split_symbols). */
+const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t *len,
+				uint64_t *hash);
 /* Returns the symbol-section names for pc, or NULL (always NULL when read
  * with split_symbols). */
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);

@@ -58,7 +58,7 @@ static char *dir_of(const char *p)
 	return xstrndup(p, (size_t)(s - p));
 }
 
-static char *apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
+char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
 {
 	for (size_t i = 0; i < o->npath_maps; i++) {
 		const char *from = o->path_maps[i].from;
@@ -73,7 +73,7 @@ static char *apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
 
 char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, struct jh_sb *tried)
 {
-	char *mapped = apply_path_map(o, mappath);
+	char *mapped = jh_apply_path_map(o, mappath);
 	char *p = o->sysroot && o->sysroot[0] ? join(o->sysroot, mapped) : xstrdup(mapped);
 	free(mapped);
 	/* jeprof: /x/y/lib.so with prefixes a,b: a/x/y/lib.so b/x/y/lib.so a/y/lib.so ... */

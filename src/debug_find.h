@@ -14,6 +14,12 @@
 #include "jeheap/symbolize.h"
 
 /*
+ * p with --path-map applied: the first OLD that is p's leading directory
+ * (or all of p) is replaced by NEW. Returns a malloc'd copy either way.
+ */
+char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p);
+
+/*
  * The file to open for a path from the maps: --path-map (first OLD prefix
  * that matches is replaced by NEW), then --sysroot prefixed, then
  * --lib_prefix candidates in jeprof's order (every prefix with the whole

@@ -183,8 +183,8 @@ static void set_filter(char **slot, const char *name, const char *re)
 		fprintf(stderr, "%s cleared\n", name);
 }
 
-/* Does s start with word w followed by the end, a blank or (digits when
- * digits) ? Returns the rest, or NULL. */
+/* Does s start with word w followed by the end or a blank? Returns the
+ * rest, or NULL. */
 static char *command(char *s, const char *w)
 {
 	size_t n = strlen(w);
@@ -193,6 +193,28 @@ static char *command(char *s, const char *w)
 	if (s[n] && s[n] != ' ' && s[n] != '\t')
 		return NULL;
 	return s + n;
+}
+
+/* The commands that only pick a report: "text", "dot", ... (top, which
+ * takes a count, is parsed apart). Sets *mode; returns the rest or NULL. */
+static char *report_command(char *line, enum jh_output *mode)
+{
+	static const struct {
+		const char *word;
+		enum jh_output mode;
+	} cmds[] = {
+		{"text", JH_OUT_TEXT},		 {"list", JH_OUT_LIST}, {"dot", JH_OUT_DOT},
+		{"collapsed", JH_OUT_COLLAPSED}, {"callgrind", JH_OUT_CALLGRIND}, {"web", JH_OUT_WEB},
+		{"gv", JH_OUT_GV},		 {"evince", JH_OUT_EVINCE},
+	};
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		char *rest = command(line, cmds[i].word);
+		if (rest) {
+			*mode = cmds[i].mode;
+			return rest;
+		}
+	}
+	return NULL;
 }
 
 /* One command line; returns 0 to quit. */
@@ -233,22 +255,7 @@ static int execute(struct session *ss, char *line)
 		o.output = JH_OUT_TOP;
 		o.top_n = end == line + 3 ? 10 : (int)n;
 		rest = end;
-	} else if ((rest = command(line, "text"))) {
-		o.output = JH_OUT_TEXT;
-	} else if ((rest = command(line, "list"))) {
-		o.output = JH_OUT_LIST;
-	} else if ((rest = command(line, "dot"))) {
-		o.output = JH_OUT_DOT;
-	} else if ((rest = command(line, "collapsed"))) {
-		o.output = JH_OUT_COLLAPSED;
-	} else if ((rest = command(line, "callgrind"))) {
-		o.output = JH_OUT_CALLGRIND;
-	} else if ((rest = command(line, "web"))) {
-		o.output = JH_OUT_WEB;
-	} else if ((rest = command(line, "gv"))) {
-		o.output = JH_OUT_GV;
-	} else if ((rest = command(line, "evince"))) {
-		o.output = JH_OUT_EVINCE;
+	} else if ((rest = report_command(line, &o.output))) {
 	} else {
 		fputs("Unknown command: try 'help'.\n", stderr);
 		jh_sb_release(&ign);

@@ -24,8 +24,6 @@ int jh_dot_build(struct jh_sb *dot, const struct jh_graph *g, const struct jh_op
 int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_options *o,
 		  struct jh_diag *d);
 
-/* 1 if mode is one of the modes that run Graphviz (svg pdf ps gif png web gv evince). */
-int jh_graphviz_mode(enum jh_output mode);
 /*
  * Runs `dot -T<format>` with the dot text on its stdin and its stdout on
  * out_fd. Returns 0, or -1 with d set (JH_EXIT_OUTPUT) when dot is missing,

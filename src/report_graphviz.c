@@ -55,11 +55,6 @@ static const char *viewer_prog(enum jh_output mode)
 	return mode == JH_OUT_WEB ? "xdg-open" : mode == JH_OUT_GV ? "gv" : "evince";
 }
 
-int jh_graphviz_mode(enum jh_output mode)
-{
-	return dot_format(mode) != NULL;
-}
-
 static int write_all(int fd, const char *p, size_t n)
 {
 	while (n) {

@@ -20,6 +20,7 @@
 
 #include "jeheap/names.h"
 #include "analyse_filter.h"
+#include "debug_find.h"
 #include "list_lines.h"
 
 #include <errno.h>
@@ -67,32 +68,21 @@ static void location_values(const struct jh_graph *g, double *flat, double *cum,
 	free(seen);
 }
 
-/* Opens the source file path through --path-map and --sysroot. */
+/* Opens the source file path through --path-map (the symbolizer's rule),
+ * then, if that fails, under --sysroot. */
 static FILE *open_source(const struct jh_options *o, const char *path, struct jh_sb *tried)
 {
-	struct jh_sb p = JH_SB_INIT;
-	jh_sb_init(&p);
-	jh_sb_adds(&p, path);
-	for (size_t i = 0; i < o->sym.npath_maps; i++) {
-		const struct jh_path_map *pm = &o->sym.path_maps[i];
-		size_t k = strlen(pm->from);
-		if (!strncmp(path, pm->from, k)) {
-			jh_sb_reset(&p);
-			jh_sb_adds(&p, pm->to);
-			jh_sb_adds(&p, path + k);
-			break;
-		}
-	}
+	char *p = jh_apply_path_map(&o->sym, path);
 	jh_sb_reset(tried);
-	jh_sb_adds(tried, p.buf);
-	FILE *f = fopen(p.buf, "r");
-	if (!f && o->sym.sysroot && p.buf[0] == '/') {
+	jh_sb_adds(tried, p);
+	FILE *f = fopen(p, "r");
+	if (!f && o->sym.sysroot && p[0] == '/') {
 		jh_sb_reset(tried);
-		jh_sb_addf(tried, "%s%s", o->sym.sysroot, p.buf);
+		jh_sb_addf(tried, "%s%s", o->sym.sysroot, p);
 		f = fopen(tried->buf, "r");
 	}
 	int err = errno;
-	jh_sb_release(&p);
+	free(p);
 	errno = err;
 	return f;
 }

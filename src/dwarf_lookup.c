@@ -197,9 +197,9 @@ int jh_dwarf_finish_index(struct jh_dwarf *dw)
 	if (dw->index_state == 0) {
 		struct jh_diag d = {{0}, 0};
 		const char *path = jh_sections_path(dw->main);
-		int rc = !jh_sections_at(dw->main, dw->info_idx)->data /* waits for the inflate */
-			 ? jh_diag_set(&d, JH_EXIT_INPUT, path, 0, "corrupt compressed section .debug_info")
-			 : jh_dwarf_build_index(dw, &d);
+		/* unit by unit as the stream inflates; a failed inflate comes back
+		 * as the corrupt-section error */
+		int rc = jh_dwarf_build_index(dw, &d);
 		dw->index_state = rc == 0 ? 1 : -1;
 		if (rc != 0) /* what open would have said */
 			jh_warn("%s: unusable DWARF, using symbols only: %s", path, d.msg);

@@ -710,13 +710,7 @@ size_t jh_graph_nfuncs(const struct jh_graph *g)
 static const struct jh_graph *sort_graph;
 static int sort_cum;
 
-/*
- * The sort value rounded to 40 significant bits: sums of the same counts in
- * another order (jeprof adds in Perl hash order, which varies from run to
- * run) differ in the last bits only, and such values must tie (and sort by
- * key) rather than be ordered by rounding noise.
- */
-static double sort_value(double v)
+double jh_sort_value(double v)
 {
 	if (v == 0 || !isfinite(v))
 		return v;
@@ -729,8 +723,8 @@ static int cmp_nodes(const void *a, const void *b)
 {
 	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
 	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double vx = sort_value(sort_cum ? x->cum : x->flat);
-	double vy = sort_value(sort_cum ? y->cum : y->flat);
+	double vx = jh_sort_value(sort_cum ? x->cum : x->flat);
+	double vy = jh_sort_value(sort_cum ? y->cum : y->flat);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	return strcmp(x->key, y->key);

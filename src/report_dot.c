@@ -25,7 +25,7 @@ static int cmp_nodes(const void *a, const void *b, void *arg)
 	const struct jh_graph *sort_graph = arg;
 	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
 	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double cx = fabs(x->cum), cy = fabs(y->cum);
+	double cx = jh_sort_value(fabs(x->cum)), cy = jh_sort_value(fabs(y->cum));
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
 	return strcmp(x->key, y->key);
@@ -35,8 +35,9 @@ static int cmp_edges(const void *a, const void *b, void *arg)
 {
 	const struct jh_graph *sort_graph = arg;
 	const struct edge *x = a, *y = b;
-	if (x->n != y->n)
-		return x->n > y->n ? -1 : 1;
+	double nx = jh_sort_value(x->n), ny = jh_sort_value(y->n);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
 	int c = strcmp(sort_graph->nodes[x->src].key, sort_graph->nodes[y->src].key);
 	if (c)
 		return c;

@@ -112,6 +112,14 @@ const uint32_t *jh_graph_stack_keys(const struct jh_graph *g, const uint32_t *lo
  * descending, ties by key byte-wise ascending. Caller frees. */
 uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);
 
+/*
+ * v rounded to 40 significant bits, for sorting: sums of the same counts in
+ * another order (jeprof adds in Perl hash order, which varies from run to
+ * run) differ in the last bits only, and such values must tie (and sort by
+ * key) rather than be ordered by rounding noise. Every report sorts by it.
+ */
+double jh_sort_value(double v);
+
 /* jeprof's Unparse: value in the graph's units ("%.1f" MB or "%d"). */
 void jh_fmt_value(struct jh_sb *sb, enum jh_unit unit, double v);
 /* jeprof's Percent: "%.1f%%" of 100*num/tot; "nan", "+inf", "-inf" if tot == 0. */

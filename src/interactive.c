@@ -16,7 +16,6 @@
  * With a terminal on stdin, lines are read with libedit (editing, history).
  */
 #include "report.h"
-#include "report_graph.h"
 
 #include <histedit.h>
 #include <stdlib.h>
@@ -109,14 +108,17 @@ static const char *join_ignore(struct jh_sb *sb, const char *persistent, const c
 	return sb->len ? sb->buf : NULL;
 }
 
-/* Runs the analysis with o and one report; errors are printed, not fatal. */
+/* Runs the analysis with o and one report to standard output (or the
+ * callgrind file); errors are printed, not fatal. */
 static void run(struct session *ss, struct jh_options *o, const char *list_re,
 		const char *callgrind_file)
 {
 	struct jh_diag d = {{0}, 0};
 	struct jh_graph g;
 	memset(&g, 0, sizeof(g));
-	if (jh_analyse(&g, ss->m, o, -1, &d)) {
+	o->list_re = list_re;
+	o->output_file = NULL;
+	if (jh_analyse_for(&g, o->output, ss->m, o, -1, &d)) {
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		return;
 	}
@@ -130,40 +132,11 @@ static void run(struct session *ss, struct jh_options *o, const char *list_re,
 		}
 		fprintf(stderr, "Writing callgrind file to '%s'.\n", callgrind_file);
 	}
-	int r = 0;
-	switch (o->output) {
-	case JH_OUT_TEXT:
-	case JH_OUT_TOP:
-		r = jh_report_text(out, &g, o, o->output == JH_OUT_TOP ? o->top_n : -1);
-		if (r)
+	if (jh_report_one(out, o->output, &g, o, 1, &d)) {
+		if (!d.code)
 			jh_diag_set(&d, JH_EXIT_OUTPUT, NULL, 0, "error writing output");
-		break;
-	case JH_OUT_COLLAPSED:
-		r = jh_report_collapsed(out, &g);
-		if (r)
-			jh_diag_set(&d, JH_EXIT_OUTPUT, NULL, 0, "error writing output");
-		break;
-	case JH_OUT_LIST:
-		r = jh_report_list(out, &g, o, list_re, &d);
-		break;
-	case JH_OUT_CALLGRIND:
-		r = jh_report_callgrind(out, &g, o, &d);
-		break;
-	case JH_OUT_DOT:
-		r = jh_report_dot(out, &g, o, &d);
-		break;
-	default: {
-		struct jh_sb dot = JH_SB_INIT;
-		jh_sb_init(&dot);
-		r = jh_dot_build(&dot, &g, o, o->output, &d);
-		if (r == 0)
-			r = jh_graphviz_output(dot.buf, dot.len, o->output, stdout, NULL, 1, &d);
-		jh_sb_release(&dot);
-		break;
-	}
-	}
-	if (r)
 		fprintf(stderr, "jeheap: %s\n", d.msg);
+	}
 	if (out != stdout && fclose(out))
 		perror(callgrind_file);
 	fflush(stdout);

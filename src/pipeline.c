@@ -27,16 +27,23 @@ static enum jh_output effective_output(const struct jh_options *o)
 	return o->output;
 }
 
-/* Writes the report for one analysed graph. */
-static int report(FILE *out, enum jh_output mode, const struct jh_graph *g,
-		  const struct jh_options *o, struct jh_diag *d)
+int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
+		   const struct jh_options *o, int thread, struct jh_diag *d)
+{
+	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
+		return jh_analyse_stacks(g, m, o, thread, d);
+	return jh_analyse(g, m, o, thread, d);
+}
+
+int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o, int background, struct jh_diag *d)
 {
 	switch (mode) {
 	case JH_OUT_DOT:
 		return jh_report_dot(out, g, o, d);
 	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
 	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
-		return jh_report_graphviz(out, g, o, d);
+		return jh_report_graphviz(out, g, o, background, d);
 	case JH_OUT_CALLGRIND:
 		return jh_report_callgrind(out, g, o, d);
 	case JH_OUT_LIST:
@@ -80,11 +87,8 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			thread = (int)t;
 		}
 		struct jh_graph g;
-		int stacks_only = mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND ||
-				  mode == JH_OUT_LIST;
-		int r = stacks_only ? jh_analyse_stacks(&g, m, o, thread, d)
-				    : jh_analyse(&g, m, o, thread, d);
-		if (!r && (r = report(out, mode, &g, o, d)) && !d->code)
+		int r = jh_analyse_for(&g, mode, m, o, thread, d);
+		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
 		jh_graph_release(&g);

@@ -287,13 +287,14 @@ int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_options *
 }
 
 int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_options *o,
-		       struct jh_diag *d)
+		       int background, struct jh_diag *d)
 {
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
 	int r = jh_dot_build(&sb, g, o, o->output, d);
 	if (r == 0)
-		r = jh_graphviz_output(sb.buf, sb.len, o->output, out, o->output_file, 0, d);
+		r = jh_graphviz_output(sb.buf, sb.len, o->output, out, o->output_file, background,
+				       d);
 	jh_sb_release(&sb);
 	return r;
 }

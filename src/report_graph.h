@@ -45,9 +45,10 @@ int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *o
  * group that a pan/zoom script moves; passed through if not dot's layout.
  */
 void jh_svg_pan_zoom(struct jh_sb *out, const char *svg, size_t len);
-/* --svg --pdf --ps --gif --png --web --gv --evince for graph g. */
+/* --svg --pdf --ps --gif --png --web --gv --evince for graph g; a viewer
+ * runs in the background if background, else is waited for. */
 int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_options *o,
-		       struct jh_diag *d);
+		       int background, struct jh_diag *d);
 
 /* --raw: the first profile as a .symbolized file with m's names (spec §4.2). */
 int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *o,

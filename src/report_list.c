@@ -184,16 +184,57 @@ struct listing {
 	const struct jh_options *o;
 	struct jh_namer *namer;
 	struct jh_sb v1, v2, tried;
+	struct source *src; /* each source file read once, by file name */
+	size_t nsrc, asrc;
 };
 
-/* The source file, or NULL after a warning naming routine name. */
-static FILE *open_or_warn(struct listing *ls, const char *file, const char *name)
+/* One source file of the listing: its lines, or why it did not open. */
+struct source {
+	char *file;  /* the name as the line table gives it */
+	char *tried; /* the path opened (for the warning) */
+	int err;     /* errno of the failed open, 0 if opened */
+	char **lines;
+	size_t nlines;
+};
+
+/* The lines of source file (read on first use), or NULL after a warning
+ * naming routine name (repeated for each routine, as jeprof does). */
+static char **source_lines(struct listing *ls, const char *file, const char *name,
+			   size_t *nlines)
 {
-	FILE *f = open_source(ls->o, file, &ls->tried);
-	if (!f)
+	struct source *sf = NULL;
+	for (size_t i = 0; i < ls->nsrc && !sf; i++)
+		if (!strcmp(ls->src[i].file, file))
+			sf = &ls->src[i];
+	if (!sf) {
+		JH_GROW(ls->src, ls->nsrc + 1, ls->asrc);
+		sf = &ls->src[ls->nsrc++];
+		memset(sf, 0, sizeof(*sf));
+		sf->file = xstrdup(file);
+		FILE *f = open_source(ls->o, file, &ls->tried);
+		sf->err = f ? 0 : errno;
+		sf->tried = xstrdup(ls->tried.buf);
+		if (f) {
+			sf->lines = read_lines(f, &sf->nlines);
+			fclose(f);
+		}
+	}
+	if (!sf->lines)
 		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
-			ls->tried.buf, name, strerror(errno));
-	return f;
+			sf->tried, name, strerror(sf->err));
+	*nlines = sf->nlines;
+	return sf->lines;
+}
+
+static void sources_release(struct listing *ls)
+{
+	for (size_t i = 0; i < ls->nsrc; i++) {
+		free(ls->src[i].file);
+		free(ls->src[i].tried);
+		if (ls->src[i].lines)
+			free_lines(ls->src[i].lines, ls->src[i].nlines);
+	}
+	free(ls->src);
 }
 
 /* jeprof's PrintSource for routine rt, whose addresses have locations loc
@@ -219,12 +260,10 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		jh_warn("%s: no line information, not listed", name);
 		return;
 	}
-	FILE *f = open_or_warn(ls, file, name);
-	if (!f)
-		return;
 	size_t nlines;
-	char **lines = read_lines(f, &nlines);
-	fclose(f);
+	char **lines = source_lines(ls, file, name, &nlines);
+	if (!lines)
+		return;
 	long oldlastline = lastline;
 	lastline = extend_lastline(lines, nlines, firstline, lastline);
 
@@ -277,7 +316,6 @@ static void print_source(struct listing *ls, const struct routine *rt,
 	}
 	free(s1);
 	free(s2);
-	free_lines(lines, nlines);
 }
 
 static int cmp_site(const void *pa, const void *pb)
@@ -400,7 +438,7 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options 
 	jh_intern_init(&names);
 	struct jh_namer namer;
 	jh_namer_init(&namer, &names);
-	struct listing ls = {out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT};
+	struct listing ls = {out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT, NULL, 0, 0};
 	jh_sb_init(&ls.v1);
 	jh_sb_init(&ls.v2);
 	jh_sb_init(&ls.tried);
@@ -413,6 +451,7 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options 
 	jh_sb_release(&ls.v1);
 	jh_sb_release(&ls.v2);
 	jh_sb_release(&ls.tried);
+	sources_release(&ls);
 	jh_namer_release(&namer);
 	jh_intern_release(&names);
 	jh_filter_free(rx);

@@ -69,12 +69,8 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	if (!sec || off >= size)
 		return -1;
 	struct jh_cur c = {sec + off, sec + size, 0};
-	uint64_t len = jh_cur_uint(&c, 4);
-	unsigned offsz = 4;
-	if (len == 0xffffffff) {
-		len = jh_cur_uint(&c, 8);
-		offsz = 8;
-	}
+	unsigned offsz;
+	uint64_t len = jh_cur_initial_length(&c, &offsz);
 	if (c.bad || len > (uint64_t)(c.end - c.p))
 		return -1;
 	c.end = c.p + len;

@@ -28,6 +28,21 @@ static inline uint64_t jh_cur_uint(struct jh_cur *c, unsigned n)
 	return v;
 }
 
+/*
+ * A unit's initial length: 4 bytes, or 0xffffffff then 8 bytes (64-bit
+ * DWARF). *offsz gets the format's offset size, 4 or 8.
+ */
+static inline uint64_t jh_cur_initial_length(struct jh_cur *c, unsigned *offsz)
+{
+	uint64_t len = jh_cur_uint(c, 4);
+	*offsz = 4;
+	if (len == 0xffffffff) {
+		len = jh_cur_uint(c, 8);
+		*offsz = 8;
+	}
+	return len;
+}
+
 /* LEB128; sign extends when is_signed. */
 static inline uint64_t jh_cur_leb(struct jh_cur *c, int is_signed)
 {

@@ -207,12 +207,7 @@ int jh_scan_open(struct jh_scan *s, const unsigned char *info, uint64_t info_siz
 	s->cu_off = cu_off;
 	s->c.p = info + cu_off;
 	s->c.end = info + info_size;
-	uint64_t len = rd(s, 4);
-	s->offsz = 4;
-	if (len == 0xffffffff) {
-		len = rd(s, 8);
-		s->offsz = 8;
-	}
+	uint64_t len = jh_cur_initial_length(&s->c, &s->offsz);
 	if (s->c.bad || len > (uint64_t)(s->c.end - s->c.p))
 		return -1;
 	s->c.end = s->c.p + len;

@@ -3,6 +3,7 @@
  * (dwarf_stream.h).
  */
 #include "dwarf_stream.h"
+#include "dwarf_read.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,6 @@ void jh_units_release(struct jh_units *u)
 	pthread_mutex_destroy(&u->lock);
 	free(u->start);
 	u->start = NULL;
-}
-
-static uint64_t rd_le(const unsigned char *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return v;
 }
 
 /* The known unit holding off (off < u->next), under the lock. */
@@ -83,12 +76,10 @@ int jh_units_wait(struct jh_units *u, uint64_t off, uint64_t *lo, uint64_t *hi)
 		}
 		if (u->next != at)
 			continue; /* another thread got there first */
-		uint64_t len = need - at >= 4 ? rd_le(u->data + at, 4) : 0, hdr = 4;
-		if (len == 0xffffffff) {
-			len = need - at >= 12 ? rd_le(u->data + at + 4, 8) : 0;
-			hdr = 12;
-		}
-		if (len < 2 || len > u->size - at - hdr) {
+		struct jh_cur c = {u->data + at, u->data + need, 0};
+		unsigned offsz;
+		uint64_t len = jh_cur_initial_length(&c, &offsz), hdr = offsz == 8 ? 12 : 4;
+		if (c.bad || len < 2 || len > u->size - at - hdr) {
 			u->broken = 1;
 			continue;
 		}
@@ -103,12 +94,14 @@ int jh_units_wait(struct jh_units *u, uint64_t off, uint64_t *lo, uint64_t *hi)
 uint64_t jh_units_die_off(const struct jh_units *u, uint64_t lo, uint64_t hi)
 {
 	const unsigned char *p = u->data + lo;
-	uint64_t n = hi - lo, len = 4, offsz = 4;
-	if (n >= 12 && rd_le(p, 4) == 0xffffffff)
-		len = 12, offsz = 8;
-	if (n < len + 2)
+	uint64_t n = hi - lo;
+	struct jh_cur c = {p, p + n, 0};
+	unsigned offsz;
+	jh_cur_initial_length(&c, &offsz);
+	uint64_t len = (uint64_t)(c.p - p);
+	unsigned ver = (unsigned)jh_cur_uint(&c, 2);
+	if (c.bad) /* a 64-bit header cut short never held a DIE either */
 		return UINT64_MAX;
-	unsigned ver = (unsigned)rd_le(p + len, 2);
 	uint64_t h;
 	if (ver >= 2 && ver <= 4) {
 		h = len + 2 + offsz + 1; /* version, abbrev offset, address size */

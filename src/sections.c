@@ -160,37 +160,68 @@ static int parse_compressed(struct jh_sections *s, struct jh_sec_slot *sl, const
 	return 0;
 }
 
+/* Takes the next piece of *left that fits a 32-bit zlib count (at most 1 GB). */
+static uInt take_1g(uint64_t *left)
+{
+	uInt n = *left > (1u << 30) ? (1u << 30) : (uInt)*left;
+	*left -= n;
+	return n;
+}
+
 /*
- * Inflates a zlib stream as raw deflate: the Adler-32 trailer is not
+ * Checks the zlib header (deflate, no preset dictionary) of in[0, in_n)
+ * and starts a raw-deflate inflate after it: the Adler-32 trailer is not
  * verified (about 10% of inflate time on a big .debug_info); the exact
  * uncompressed size is, and every reader of the bytes checks its bounds.
+ * *in_left is the input not yet handed to zlib (see zlib_step).
  */
+static int zlib_begin(z_stream *zs, const unsigned char *in, uint64_t in_n, uint64_t *in_left)
+{
+	memset(zs, 0, sizeof(*zs));
+	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
+		return -1;
+	if (inflateInit2(zs, -15) != Z_OK)
+		return -1;
+	zs->next_in = (unsigned char *)in + 2;
+	*in_left = in_n - 2;
+	return 0;
+}
+
+/*
+ * One inflate call, first handing zlib the next input piece once it has
+ * taken the last. A Z_BUF_ERROR while input and output room remain
+ * (avail_out, or out_left not yet handed over) is only a pause: Z_OK.
+ */
+static int zlib_step(z_stream *zs, uint64_t *in_left, uint64_t out_left)
+{
+	if (zs->avail_in == 0 && *in_left)
+		zs->avail_in = take_1g(in_left);
+	int rc = inflate(zs, Z_NO_FLUSH);
+	if (rc == Z_BUF_ERROR && (zs->avail_in || *in_left) && (zs->avail_out || out_left))
+		rc = Z_OK;
+	return rc;
+}
+
+/* One-shot zstd frame into out[0, out_n): the size must come out exact. */
+static int decompress_zstd(unsigned char *out, uint64_t out_n, const unsigned char *in, uint64_t in_n)
+{
+	size_t r = ZSTD_decompress(out, out_n, in, in_n);
+	return !ZSTD_isError(r) && r == out_n ? 0 : -1;
+}
+
+/* Inflates a whole zlib stream into out[0, out_n) (see zlib_begin). */
 static int inflate_zlib(const unsigned char *in, uint64_t in_n, unsigned char *out, uint64_t out_n)
 {
 	z_stream zs;
-	memset(&zs, 0, sizeof(zs));
-	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
-		return -1; /* not a zlib header (deflate, no preset dictionary) */
-	in += 2;
-	in_n -= 2;
-	if (inflateInit2(&zs, -15) != Z_OK)
+	uint64_t in_left, out_left = out_n;
+	if (zlib_begin(&zs, in, in_n, &in_left) != 0)
 		return -1;
-	uint64_t in_left = in_n, out_left = out_n;
 	int rc = Z_OK;
-	zs.next_in = (unsigned char *)in;
 	zs.next_out = out;
 	while (rc == Z_OK) {
-		if (zs.avail_in == 0 && in_left) {
-			zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-			in_left -= zs.avail_in;
-		}
-		if (zs.avail_out == 0 && out_left) {
-			zs.avail_out = out_left > (1u << 30) ? (1u << 30) : (uInt)out_left;
-			out_left -= zs.avail_out;
-		}
-		rc = inflate(&zs, Z_NO_FLUSH);
-		if (rc == Z_BUF_ERROR && (zs.avail_in || in_left) && (zs.avail_out || out_left))
-			rc = Z_OK;
+		if (zs.avail_out == 0 && out_left)
+			zs.avail_out = take_1g(&out_left);
+		rc = zlib_step(&zs, &in_left, out_left);
 	}
 	int ok = rc == Z_STREAM_END && zs.avail_out == 0 && out_left == 0;
 	inflateEnd(&zs);
@@ -252,12 +283,10 @@ static void load_slot(struct jh_sec_slot *sl)
 		populate(buf, sl->pub.size);
 		int ok;
 		JH_TRACE("inflate %s %llu", sl->pub.name, (unsigned long long)sl->pub.size);
-		if (sl->comp == JH_COMP_ZSTD) {
-			size_t r = ZSTD_decompress(buf, sl->pub.size, sl->packed, sl->packed_size);
-			ok = !ZSTD_isError(r) && r == sl->pub.size;
-		} else {
+		if (sl->comp == JH_COMP_ZSTD)
+			ok = decompress_zstd(buf, sl->pub.size, sl->packed, sl->packed_size) == 0;
+		else
 			ok = inflate_zlib(sl->packed, sl->packed_size, buf, sl->pub.size) == 0;
-		}
 		JH_TRACE("inflated %s", sl->pub.name);
 		if (ok) {
 			sl->owned = buf;
@@ -534,23 +563,17 @@ static int publish(struct jh_sec_slot *sl, uint64_t n)
 /*
  * zlib, chunk by chunk: the output goes straight into the final buffer
  * (guard mode: through a scratch chunk, copied once its pages are opened),
- * each chunk published when done. Raw deflate as in inflate_zlib.
+ * each chunk published when done. Raw deflate as in zlib_begin.
  */
 static int stream_zlib(struct jh_sec_slot *sl)
 {
-	const unsigned char *in = sl->packed;
-	uint64_t in_n = sl->packed_size, out_n = sl->pub.size, done = 0;
-	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
-		return -1;
+	uint64_t out_n = sl->pub.size, done = 0, in_left;
 	z_stream zs;
-	memset(&zs, 0, sizeof(zs));
-	if (inflateInit2(&zs, -15) != Z_OK)
+	if (zlib_begin(&zs, sl->packed, sl->packed_size, &in_left) != 0)
 		return -1;
 	unsigned char *scratch = sl->guard ? xmalloc(sl->chunk) : NULL;
-	uint64_t in_left = in_n - 2;
 	int rc = Z_OK;
-	zs.next_in = (unsigned char *)in + 2;
-	const unsigned char *dropped = in;
+	const unsigned char *dropped = sl->packed;
 	int stop = 0;
 	while (rc == Z_OK && done < out_n && !stop) {
 		uint64_t want = out_n - done < sl->chunk ? out_n - done : sl->chunk;
@@ -558,15 +581,8 @@ static int stream_zlib(struct jh_sec_slot *sl)
 			populate(sl->owned + done, want);
 		zs.next_out = scratch ? scratch : sl->owned + done;
 		zs.avail_out = (uInt)want;
-		while (rc == Z_OK && zs.avail_out) {
-			if (zs.avail_in == 0 && in_left) {
-				zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-				in_left -= zs.avail_in;
-			}
-			rc = inflate(&zs, Z_NO_FLUSH);
-			if (rc == Z_BUF_ERROR && (zs.avail_in || in_left) && zs.avail_out)
-				rc = Z_OK;
-		}
+		while (rc == Z_OK && zs.avail_out)
+			rc = zlib_step(&zs, &in_left, 0);
 		uint64_t got = want - zs.avail_out;
 		if (scratch) {
 			guard_open(sl, done + got);
@@ -586,12 +602,8 @@ static int stream_zlib(struct jh_sec_slot *sl)
 		}
 	}
 	if (rc == Z_OK && done == out_n) { /* full: the stream must end exactly here */
-		if (zs.avail_in == 0 && in_left) {
-			zs.avail_in = in_left > (1u << 30) ? (1u << 30) : (uInt)in_left;
-			in_left -= zs.avail_in;
-		}
 		zs.avail_out = 0;
-		rc = inflate(&zs, Z_NO_FLUSH);
+		rc = zlib_step(&zs, &in_left, 0);
 	}
 	int ok = done == out_n && rc == Z_STREAM_END;
 	inflateEnd(&zs);
@@ -613,8 +625,7 @@ static void *stream_main(void *arg)
 	if (sl->comp == JH_COMP_ZSTD) {
 		if (sl->guard)
 			guard_open(sl, sl->pub.size);
-		size_t r = ZSTD_decompress(sl->owned, sl->pub.size, sl->packed, sl->packed_size);
-		ok = !ZSTD_isError(r) && r == sl->pub.size;
+		ok = decompress_zstd(sl->owned, sl->pub.size, sl->packed, sl->packed_size) == 0;
 	} else {
 		ok = stream_zlib(sl) == 0;
 	}

@@ -323,6 +323,15 @@ static void resolve_by_symbol(struct jh_symbolizer *s, struct jh_module *m, uint
 	c->nframes = 1;
 }
 
+/* Caches shown as raw's display name unless raw has one (the lookup's demangling). */
+static void keep_display(struct jh_symbolizer *s, const char *raw, const char *shown)
+{
+	int added;
+	uint64_t *v = jh_u64map_put(&s->demangled, (uint64_t)(uintptr_t)raw, &added);
+	if (added)
+		*v = (uint64_t)(uintptr_t)jh_intern(&s->names, shown);
+}
+
 /* Resolves the unique addresses a[0..n) of module m into new cache entries. */
 static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uint64_t *a, size_t n,
 			 struct jh_diag *d)
@@ -352,13 +361,14 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 		const struct jh_elf_sym *sym = syms[i] = jh_elf_image_lookup(m->symimg, a[i]);
 		for (uint32_t k = 0; k < ans[i].nframes; k++) {
 			const struct jh_dwarf_frame *f = &df[ans[i].first + k];
-			if (k == 0 && sym) {
-				raw[nraw++] = sym->name;
+			const char *shown = f->display ? f->display : f->name;
+			if (k == 0 && sym) { /* the symbol is usually the DWARF name again */
+				if (f->name && strcmp(sym->name, f->name) == 0)
+					keep_display(s, sym->name, shown);
+				else
+					raw[nraw++] = sym->name;
 			} else if (f->name) { /* the lookup demangled it already */
-				int added;
-				uint64_t *v = jh_u64map_put(&s->demangled, (uint64_t)(uintptr_t)f->name, &added);
-				if (added)
-					*v = (uint64_t)(uintptr_t)jh_intern(&s->names, f->display ? f->display : f->name);
+				keep_display(s, f->name, shown);
 			}
 		}
 	}

@@ -151,8 +151,7 @@ static void find_collisions(struct jh_graph *g)
 			}
 			if (*v != 1)
 				continue;
-			uint64_t *r = jh_u64map_put(&gp->renamed, (uint64_t)(uintptr_t)full, &added);
-			if (!added)
+			if (fm->key)
 				continue;
 			size_t t = hex_tag(full), n = strlen(full);
 			const char *hex = full + n - t + 1;
@@ -160,7 +159,7 @@ static void find_collisions(struct jh_graph *g)
 				hex++;
 			jh_sb_reset(&gp->sb2);
 			jh_sb_addf(&gp->sb2, "%s@%.*s", shrt, (int)(full + n - 1 - hex), hex);
-			*r = (uint64_t)(uintptr_t)jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
+			fm->key = jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
 		}
 	}
 	jh_u64map_release(&first);
@@ -170,13 +169,8 @@ static void find_collisions(struct jh_graph *g)
 static const char *key_short(struct jh_graph_priv *gp, const struct jh_model *m,
 			     const struct jh_location *l, uint32_t level)
 {
-	const struct jh_frame *f = &m->frames.items[l->first + level];
-	if (f->func && gp->renamed.nr) {
-		uint64_t *v = jh_u64map_get(&gp->renamed, (uint64_t)(uintptr_t)f->func);
-		if (v)
-			return (const char *)(uintptr_t)*v;
-	}
-	return frame_short(gp, m, l, level);
+	const struct jh_fmemo *fm = frame_memo(gp, l, level);
+	return fm && fm->key ? fm->key : frame_short(gp, m, l, level);
 }
 
 /* The name retain/exclude test: outermost short name, or the location's
@@ -611,7 +605,6 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_intern_init(&gp->keys);
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
-	jh_u64map_init(&gp->renamed);
 	jh_u64map_init(&gp->runkeys);
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
@@ -671,7 +664,6 @@ void jh_graph_release(struct jh_graph *g)
 	if (gp) {
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
-		jh_u64map_release(&gp->renamed);
 		jh_u64map_release(&gp->runkeys);
 		free(gp->runloc);
 		jh_seqset_release(&gp->stacks);

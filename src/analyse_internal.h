@@ -31,6 +31,8 @@ int jh_is_allocator_name(const char *shortname);
 struct jh_fmemo {
 	const char *func;     /* the full name (interned in the model) */
 	const char *shrt;     /* its short name (NULL = not computed yet) */
+	const char *key;      /* "short@hex" when its short name collides
+	                       * (find_collisions), else NULL: the short name */
 	uint32_t node[2];     /* GRAN_FUNCTIONS node + 1 of the plain and the
 	                       * " (inline)" key, 0 = not made yet, UINT32_MAX =
 	                       * the key is empty */
@@ -47,7 +49,6 @@ struct jh_graph_priv {
 	size_t npool, pool_alloc;
 	struct jh_filter *focus, *ignore, *retain, *exclude;
 	struct jh_sb sb, sb2;
-	struct jh_u64map renamed;     /* full name -> "short@hex" (jeprof's collision rule) */
 	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
 	struct jh_fmemo *fm;
 	size_t nfm;

@@ -198,22 +198,6 @@ void jh_arena_release(struct jh_arena *a)
 
 /* ---- hashing ---- */
 
-uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed)
-{
-	const unsigned char *s = p;
-	uint64_t h = seed ^ (n * 0x9e3779b97f4a7c15ULL);
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = jh_hash_u64(h ^ w) + 0x9e3779b97f4a7c15ULL;
-		s += 8;
-		n -= 8;
-	}
-	uint64_t w = 0;
-	memcpy(&w, s, n);
-	return jh_hash_u64(h ^ w ^ ((uint64_t)n << 56));
-}
-
 static inline uint64_t mum(uint64_t a, uint64_t b)
 {
 	__uint128_t r = (__uint128_t)a * b;

@@ -88,7 +88,7 @@ uint32_t jh_seqset_put(struct jh_seqset *s, const uint32_t *pool, size_t off, ui
 {
 	struct seq_probe p = {s, pool, off, len};
 	static const uint32_t none;
-	uint64_t h = jh_hash_bytes(len ? pool + off : &none, len * sizeof(uint32_t), len);
+	uint64_t h = jh_hash_str(len ? pool + off : &none, len * sizeof(uint32_t));
 	uint32_t id = jh_idtab_put(&s->t, h, seq_eq, &p, added);
 	if (*added) {
 		if (s->t.nr > s->alloc) {

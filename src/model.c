@@ -10,6 +10,7 @@
  * module/pc identity.
  */
 #include "model_internal.h"
+#include "parse.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -118,22 +119,17 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 		names = buf;
 	}
 	size_t keep = m->frames.nr;
-	const char *s = names;
-	for (;;) {
-		const char *e = s;
-		while ((e = strchr(e, '-')) && e[1] != '-')
-			e++;
-		size_t n = e ? (size_t)(e - s) : strlen(s);
+	const char *s = names, *end = names + strlen(names);
+	while (s) {
+		const char *ps = s;
+		size_t n = (size_t)(jh_names_part(ps, end, &s) - ps);
 		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
-		f->func = (n == 2 && s[0] == '?' && s[1] == '?') ? NULL : jh_intern_n(&m->names, s, n);
+		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
 		f->line = 0;
 		if (n)
 			keep = m->frames.nr;
-		if (!e)
-			break;
-		s = e + 2;
 	}
 	m->frames.nr = keep; /* drop trailing empty names */
 	r->nframes = (uint32_t)(m->frames.nr - r->first);

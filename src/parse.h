@@ -212,9 +212,8 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 /* Starts fetching the index slot that interning this stack will probe
  * first (the reader parses the record's count lines meanwhile). */
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);
-void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n);
 /*
- * The same for many lines: added to the batch (the names copied) and
+ * Symbol lines: added to the batch (the names copied) and
  * stored together when it is full or flushed, so that the index probes of
  * all their parts are fetched from memory at once.
  */
@@ -232,6 +231,19 @@ void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, c
 		     size_t n);
 void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b);
 void jh_symbatch_release(struct jh_symbatch *b);
+/* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/
+ * (at the leftmost "--"): returns the end of the part starting at s, names
+ * ending at e; *next is the start of the following part, NULL after the last. */
+static inline const char *jh_names_part(const char *s, const char *e, const char **next)
+{
+	const char *d = s;
+	while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
+		d++;
+	if (d && d + 1 >= e)
+		d = NULL;
+	*next = d ? d + 2 : NULL;
+	return d ? d : e;
+}
 /* Sorts syms by pc; of several lines for one pc the last one is kept. */
 void jh_profile_sort_symbols(struct jh_profile *p);
 

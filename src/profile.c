@@ -286,18 +286,10 @@ static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size
 {
 	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
 	size_t first = *np;
-	for (;;) {
-		const char *d = s;
-		while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
-			d++;
-		if (d && d + 1 >= e)
-			d = NULL;
-		const char *pe = d ? d : e;
+	while (s) {
+		const char *ps = s, *pe = jh_names_part(ps, e, &s);
 		JH_GROW(b->parts, *np + 1, b->parts_alloc);
-		b->parts[(*np)++] = (struct jh_sympart){s, (size_t)(pe - s), 0};
-		if (!d)
-			break;
-		s = d + 2;
+		b->parts[(*np)++] = (struct jh_sympart){ps, (size_t)(pe - ps), 0};
 	}
 	if (*np - first > UINT32_MAX) {
 		fprintf(stderr, "jeheap: symbol line with too many names\n");
@@ -313,6 +305,13 @@ static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 	memset(sym, 0, sizeof(*sym));
 	sym->pc = pc;
 	return sym;
+}
+
+/* A whole line, read without split_symbols. */
+static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
+{
+	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
+	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
 void jh_symbatch_init(struct jh_symbatch *b)
@@ -348,7 +347,7 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 {
 	if (!p->split_symbols) {
 		for (size_t i = 0; i < b->n; i++)
-			jh_profile_add_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
+			add_whole_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
 		b->n = 0;
 		jh_sb_reset(&b->text);
 		return;
@@ -383,20 +382,6 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 	}
 	b->n = 0;
 	jh_sb_reset(&b->text);
-}
-
-void jh_profile_add_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
-{
-	if (p->split_symbols) {
-		struct jh_symbatch b;
-		jh_symbatch_init(&b);
-		jh_symbatch_add(p, &b, pc, names, n);
-		jh_symbatch_flush(p, &b);
-		jh_symbatch_release(&b);
-		return;
-	}
-	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
-	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

@@ -98,21 +98,7 @@ static int cmp_counts(const struct coll *c, uint32_t a, uint32_t b)
 	return r ? r : (na > nb) - (na < nb);
 }
 
-static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack)
-{
-	struct walk w;
-	int last = 0;
-	const struct elem *e;
-	jh_sb_reset(sb);
-	walk_init(&w, c, stack);
-	while ((e = walk_next(&w, &last))) {
-		jh_sb_add(sb, e->s, e->len);
-		jh_sb_addc(sb, last ? ' ' : ';');
-	}
-	if (!sb->len)
-		jh_sb_addc(sb, ' ');
-	jh_sb_add(sb, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
-}
+static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack);
 
 /* The two lines built and compared. */
 static int cmp_lines(const struct coll *c, uint32_t a, uint32_t b)
@@ -403,51 +389,6 @@ static void build_lrecs(struct coll *c)
 	}
 }
 
-/* Appends n bytes to the output buffer buf[0..*len) of size cap. */
-static void out_add(FILE *out, char *buf, size_t *len, size_t cap, const char *s, size_t n)
-{
-	if (*len + n > cap) {
-		fwrite(buf, 1, *len, out);
-		*len = 0;
-		if (n > cap) {
-			fwrite(s, 1, n, out);
-			return;
-		}
-	}
-	memcpy(buf + *len, s, n);
-	*len += n;
-}
-
-/* Writes the sorted lines through a buffer. */
-static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order)
-{
-	const struct jh_graph *g = c->g;
-	size_t cap = 1 << 20, len = 0;
-	char *buf = xmalloc(cap);
-	for (size_t s = 0; s < g->nstacks; s++) {
-		const struct jh_gstack *gs = &g->stacks[order[s]];
-		const uint32_t *locs = g->locpool + gs->off;
-		int first = 1;
-		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			const struct lrec *r = &c->lrec[locs[i]];
-			for (uint32_t k = 0; k < r->n; k++) {
-				if (!first)
-					out_add(out, buf, &len, cap, ";", 1);
-				uint32_t n;
-				const char *e = lrec_elem(c, r, k, &n);
-				out_add(out, buf, &len, cap, e, n);
-				first = 0;
-			}
-		}
-		out_add(out, buf, &len, cap, " ", 1);
-		out_add(out, buf, &len, cap, c->counts + c->coff[order[s]],
-			c->coff[order[s] + 1] - c->coff[order[s]]);
-	}
-	fwrite(buf, 1, len, out);
-	free(buf);
-	return ferror(out) ? -1 : 0;
-}
-
 /* Prefetches what writing stack order[s] will read: stacks come in line
  * order, so their locations are all over memory. Stage 1: the stack and
  * its location ids; 0: their records (needs the ids). */
@@ -486,6 +427,93 @@ static int writev_all(int fd, struct iovec *iov, int n)
 	return 0;
 }
 
+/* Where a line's pieces go: an iovec array written to fd when full, a
+ * buffer written to out when full, or a string. */
+enum { NIOV = 1024 };
+struct sink {
+	enum { SINK_IOV, SINK_BUF, SINK_SB } kind;
+	int fd, n, err;
+	struct iovec *iov;
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+	struct jh_sb *sb;
+};
+
+static inline void sink_put(struct sink *k, const char *s, size_t n)
+{
+	switch (k->kind) {
+	case SINK_IOV:
+		if (k->n == NIOV) {
+			if (writev_all(k->fd, k->iov, k->n))
+				k->err = 1;
+			k->n = 0;
+		}
+		k->iov[k->n].iov_base = (void *)(uintptr_t)s;
+		k->iov[k->n++].iov_len = n;
+		break;
+	case SINK_BUF:
+		if (k->len + n > k->cap) {
+			fwrite(k->buf, 1, k->len, k->out);
+			k->len = 0;
+			if (n > k->cap) {
+				fwrite(s, 1, n, k->out);
+				break;
+			}
+		}
+		memcpy(k->buf + k->len, s, n);
+		k->len += n;
+		break;
+	case SINK_SB:
+		jh_sb_add(k->sb, s, n);
+		break;
+	}
+}
+
+/* Emits stack's line "root;...;leaf count\n" to k: each element with the
+ * ';' that follows its string, the last one without, then " " and the
+ * count (a line without names is " count\n"). */
+static inline void emit_line(const struct coll *c, uint32_t stack, struct sink *k)
+{
+	static const char space[] = " ";
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	const uint32_t *locs = c->g->locpool + gs->off;
+	const char *ps = NULL;
+	uint32_t pn = 0;
+	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+		const struct lrec *r = &c->lrec[locs[i]];
+		for (uint32_t e = 0; e < r->n; e++) {
+			if (ps)
+				sink_put(k, ps, pn + 1); /* with its ';' */
+			ps = lrec_elem(c, r, e, &pn);
+		}
+	}
+	if (ps)
+		sink_put(k, ps, pn);
+	sink_put(k, space, 1);
+	sink_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
+}
+
+/* The line of stack in sb (only to compare lines). */
+static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack)
+{
+	struct sink k = {.kind = SINK_SB, .sb = sb};
+	jh_sb_reset(sb);
+	emit_line(c, stack, &k);
+}
+
+/* Writes the sorted lines through a buffer. */
+static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order)
+{
+	struct sink k = {.kind = SINK_BUF, .out = out, .cap = 1 << 20};
+	k.buf = xmalloc(k.cap);
+	for (size_t s = 0; s < c->g->nstacks; s++)
+		emit_line(c, order[s], &k);
+	fwrite(k.buf, 1, k.len, out);
+	free(k.buf);
+	return ferror(out) ? -1 : 0;
+}
+
 /*
  * Writes the sorted lines straight from where the names are held (writev:
  * no copy of the output, which is often several times the input) when out
@@ -502,45 +530,16 @@ static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 		return 1;
 	if (fflush(out))
 		return -1;
-	enum { NIOV = 1024 };
 	struct iovec iov[NIOV];
-	int n = 0;
-	static char space[] = " ";
-	for (size_t s = 0; s < g->nstacks; s++) {
+	struct sink k = {.kind = SINK_IOV, .fd = fd, .iov = iov};
+	for (size_t s = 0; s < g->nstacks && !k.err; s++) {
 		if (s + 8 < g->nstacks)
 			__builtin_prefetch(&g->stacks[order[s + 8]]);
 		prefetch_stack(c, order, s + 5, 1);
 		prefetch_stack(c, order, s + 2, 0);
-		const struct jh_gstack *gs = &g->stacks[order[s]];
-		const uint32_t *locs = g->locpool + gs->off;
-		int last = 0;
-		for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-			const struct lrec *r = &c->lrec[locs[i]];
-			for (uint32_t k = 0; k < r->n; k++) {
-				if (n + 3 > NIOV) {
-					if (writev_all(fd, iov, n))
-						return -1;
-					n = 0;
-				}
-				uint32_t len;
-				iov[n].iov_base = (void *)(uintptr_t)lrec_elem(c, r, k, &len);
-				iov[n++].iov_len = len + 1; /* with its ';' */
-				last = 1;
-			}
-		}
-		if (last)
-			iov[n - 1].iov_len--; /* the last ';' becomes the space */
-		if (n + 2 > NIOV) {
-			if (writev_all(fd, iov, n))
-				return -1;
-			n = 0;
-		}
-		iov[n].iov_base = space;
-		iov[n++].iov_len = 1;
-		iov[n].iov_base = c->counts + c->coff[order[s]];
-		iov[n++].iov_len = c->coff[order[s] + 1] - c->coff[order[s]];
+		emit_line(c, order[s], &k);
 	}
-	return writev_all(fd, iov, n);
+	return k.err || writev_all(fd, iov, k.n) ? -1 : 0;
 }
 
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
@@ -567,6 +566,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	c.coff[g->nstacks] = counts.len;
 	c.counts = counts.buf;
 
+	build_lrecs(&c);
 	/* sorted by key, the lines compared only where the keys cannot tell */
 	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
 	for (size_t s = 0; s < g->nstacks; s++) {
@@ -582,7 +582,6 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 		order[s] = kd[s].stack;
 	free(kd);
 
-	build_lrecs(&c);
 	int r = write_direct(out, &c, order);
 	if (r == 1)
 		r = write_buffered(out, &c, order);

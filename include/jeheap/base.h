@@ -118,8 +118,8 @@ uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added);
 /* Returns NULL if key is absent. */
 uint64_t *jh_u64map_get(const struct jh_u64map *m, uint64_t key);
 
-uint64_t jh_hash_bytes(const void *p, size_t n, uint64_t seed);
-/* A faster hash for long strings (16 bytes per multiply, wyhash-style). */
+/* Hash of the bytes p[0..n), the length mixed in (16 bytes per multiply,
+ * wyhash-style); used for strings and uint32_t sequences alike. */
 uint64_t jh_hash_str(const void *p, size_t n);
 static inline uint64_t jh_hash_u64(uint64_t x)
 {

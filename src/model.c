@@ -11,6 +11,7 @@
  */
 #include "model_internal.h"
 #include "parse.h"
+#include "jh_trace.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -602,13 +603,17 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		jh_profile_init(&p);
 		p.split_symbols = 1;
 		int r = jh_profile_read(&p, path, d);
+		JH_TRACE("model: read %s", path);
 		if (!r)
 			r = jh_model_add_profile(m, &p, is_base, s, d);
+		JH_TRACE("model: added %s", path);
 		jh_profile_release(&p);
+		JH_TRACE("model: profile released");
 		if (r)
 			return -1;
 	}
 	jh_model_finish(m, o->nbases > 0, o->drop_negative);
+	JH_TRACE("model: finished");
 	return 0;
 }
 

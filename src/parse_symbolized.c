@@ -5,6 +5,7 @@
  * profile (heap_v2 or legacy), optionally after a "--- heap" marker.
  */
 #include "parse.h"
+#include "jh_trace.h"
 
 #include <stdlib.h>
 
@@ -75,5 +76,6 @@ int jh_parse_symbolized(struct jh_reader *r)
 	int rc = symbol_lines(r, &b);
 	jh_symbatch_flush(r->p, &b); /* also on errors: a truncated tail keeps them */
 	jh_symbatch_release(&b);
+	JH_TRACE("symbols read");
 	return rc == 1 ? jh_parse_profile(r, 1) : rc;
 }

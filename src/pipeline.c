@@ -10,6 +10,7 @@
 #include "model_internal.h"
 #include "report.h"
 #include "report_graph.h"
+#include "jh_trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,11 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 		}
 		struct jh_graph g;
 		int r = jh_analyse_for(&g, mode, m, o, thread, d);
+		JH_TRACE("analysed");
 		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
+		JH_TRACE("reported");
 		jh_graph_release(&g);
 		if (r)
 			return d->code ? d->code : JH_EXIT_INTERNAL;
@@ -171,6 +174,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			}
 		}
 	}
+	JH_TRACE("done");
 	jh_model_release(&m);
 	if (s)
 		jh_symbolizer_free(s);

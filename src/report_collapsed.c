@@ -16,6 +16,7 @@
 #include "report.h"
 
 #include "jeheap/names.h"
+#include "jh_trace.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -547,6 +548,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	struct coll c = {.g = g};
 	struct jh_arena strs = {0};
 	build_elements(&c, &strs);
+	JH_TRACE("coll: elements");
 
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
@@ -566,7 +568,9 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	c.coff[g->nstacks] = counts.len;
 	c.counts = counts.buf;
 
+	JH_TRACE("coll: counts");
 	build_lrecs(&c);
+	JH_TRACE("coll: lrecs");
 	/* sorted by key, the lines compared only where the keys cannot tell */
 	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
 	for (size_t s = 0; s < g->nstacks; s++) {
@@ -576,7 +580,9 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 		kd[s].stack = (uint32_t)s;
 	}
 	sort_coll = &c;
+	JH_TRACE("coll: keys");
 	jh_qsort(kd, g->nstacks, sizeof(*kd), cmp_keyed);
+	JH_TRACE("coll: sorted");
 	uint32_t *order = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*order)));
 	for (size_t s = 0; s < g->nstacks; s++)
 		order[s] = kd[s].stack;

@@ -173,12 +173,6 @@ static int copy_line(const char *line, size_t len, void *arg)
 	return putc('\n', out) == EOF;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The names of l as a symbol line writes them: full names outermost first
  * joined with "--". A location without a name gets the name every report
@@ -223,7 +217,7 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 		free(s.pcs);
 		return -1;
 	}
-	jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
+	jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), jh_cmp_u64);
 
 	/* pc -> location: the first location with that pc is the first profile's. */
 	struct jh_u64map byloc;

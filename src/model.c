@@ -381,80 +381,84 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 	return 0;
 }
 
-struct pcslot {
-	uint64_t key;
-	uint32_t val; /* index in upcs + 1, 0 = empty */
-};
+/*
+ * The location id of every pc id of p (UINT32_MAX for ids no stack uses);
+ * locations are made in the order the pcs first appear in the stacks.
+ * *fresh: every used pc got a location of its own (none shared with
+ * another pc or an earlier file).
+ */
+static uint32_t *id_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
+			      int *fresh, struct jh_diag *d)
+{
+	uint32_t *map = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*map)));
+	memset(map, 0xff, p->nupcs * sizeof(*map));
+	uint64_t *upcs = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*upcs)));
+	const struct jh_symname **names = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*names)));
+	size_t nu = 0;
+	for (size_t i = 0; i < p->npcids; i++) {
+		uint32_t id = p->pcids[i];
+		if (map[id] != UINT32_MAX)
+			continue;
+		map[id] = (uint32_t)nu;
+		upcs[nu] = p->upcs[id];
+		names[nu] = id < p->nsyms ? &p->syms[id] : NULL;
+		nu++;
+	}
+	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
+	size_t nlocs = m->nlocs;
+	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
+	free(names);
+	free(upcs);
+	*fresh = m->nlocs - nlocs == nu;
+	for (size_t id = 0; !r && id < p->nupcs; id++)
+		if (map[id] != UINT32_MAX)
+			map[id] = glob[map[id]];
+	free(glob);
+	if (r) {
+		free(map);
+		return NULL;
+	}
+	return map;
+}
+
+/* The stacks of the model not yet in the stack index (the first file's,
+ * when they were taken without it). */
+static void stacks_index(struct jh_model *m)
+{
+	struct jh_model_priv *mp = m->priv;
+	for (size_t i = mp->stacks.t.nr; i < m->nstacks; i++) {
+		int added;
+		jh_seqset_put(&mp->stacks, m->locpool, m->stacks[i].off, m->stacks[i].len, &added);
+	}
+}
+
+static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
+{
+	struct jh_model_priv *mp = m->priv;
+	JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
+	struct jh_mstack *ms = &m->stacks[m->nstacks];
+	memset(ms, 0, sizeof(*ms));
+	ms->off = off;
+	ms->len = len;
+	mp->in_profile[m->nstacks] = 0;
+	return (uint32_t)m->nstacks++;
+}
 
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs.
-	 * Key and value share a slot (one cache miss per probe); sized from
-	 * the symbol section when there is one (about one line per pc). */
-	size_t cap = 1024;
-	while (3 * cap < 4 * p->nsyms && cap < p->npcs)
-		cap *= 2;
-	struct pcslot *tab = xcalloc(cap, sizeof(*tab));
-	uint64_t *upcs = NULL;
-	size_t nu = 0, ualloc = 0;
-	for (size_t i = 0; i < p->npcs; i++) {
-		uint64_t pc = p->pcs[i];
-		if (i + 16 < p->npcs) /* the table is bigger than the caches */
-			__builtin_prefetch(&tab[jh_hash_u64(p->pcs[i + 16]) & (cap - 1)]);
-		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (tab[j].val && tab[j].key != pc)
-			j = (j + 1) & (cap - 1);
-		if (!tab[j].val) {
-			JH_GROW(upcs, nu + 1, ualloc);
-			upcs[nu++] = pc;
-			tab[j].key = pc;
-			tab[j].val = (uint32_t)nu;
-			if (4 * nu > 3 * cap) { /* rehash from upcs */
-				cap *= 2;
-				free(tab);
-				tab = xcalloc(cap, sizeof(*tab));
-				for (size_t u = 0; u < nu; u++) {
-					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
-					while (tab[k].val)
-						k = (k + 1) & (cap - 1);
-					tab[k].key = upcs[u];
-					tab[k].val = (uint32_t)u + 1;
-				}
-			}
-			p->pcs[i] = nu - 1;
-			continue;
-		}
-		p->pcs[i] = tab[j].val - 1;
-	}
-	/* symbol-section names of the unique pcs (lines for other pcs unused) */
-	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
-	for (size_t i = 0; i < p->nsyms; i++) {
-		uint64_t pc = p->syms[i].pc;
-		if (i + 16 < p->nsyms)
-			__builtin_prefetch(&tab[jh_hash_u64(p->syms[i + 16].pc) & (cap - 1)]);
-		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (tab[j].val && tab[j].key != pc)
-			j = (j + 1) & (cap - 1);
-		if (tab[j].val)
-			names[tab[j].val - 1] = &p->syms[i];
-	}
-	free(tab);
-
-	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
-	free(names);
-	free(upcs);
-	if (r) {
-		free(glob);
+	jh_profile_densify(p);
+	int fresh;
+	uint32_t *glob = id_locations(m, p, s, &fresh, d);
+	if (!glob)
 		return -1;
-	}
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are
 	 * subtracted from it (jeheap's --base also applies to --thread) */
-	int thread_data = is_base || mp->nprofiles == 0;
+	int thread_data = (is_base || mp->nprofiles == 0) && !p->no_threads;
 	if (!is_base)
 		mp->nprofiles++;
 	if (!mp->nfiles++)
@@ -474,49 +478,48 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	}
 
 	uint32_t *pstack = xmalloc(jh_st_mult(p->nstacks ? p->nstacks : 1, sizeof(*pstack)));
-	/* The first profile's pc pool becomes the model's location pool, in
-	 * place (uint32 ids written over the uint64 pcs, never ahead of the
-	 * reading position), so that both never exist at once. */
-	int steal = m->nlocpool == 0 && !m->locpool && p->npcs;
+	/* The first profile's pc id pool becomes the model's location pool,
+	 * in place. When its pcs have locations of their own, its stacks
+	 * (unique) are the model's: no index is needed until a second file. */
+	int steal = m->nlocpool == 0 && !m->locpool && p->npcids;
 	if (steal) {
-		uint32_t *ids = (uint32_t *)(void *)p->pcs;
-		for (size_t i = 0; i < p->npcs; i++)
-			ids[i] = glob[p->pcs[i]];
-		m->locpool = xrealloc(p->pcs, jh_st_mult(p->npcs, sizeof(uint32_t)));
-		m->locpool_alloc = p->npcs;
-		p->pcs = NULL;
-		p->npcs = p->pcs_alloc = 0;
+		for (size_t i = 0; i < p->npcids; i++)
+			p->pcids[i] = glob[p->pcids[i]];
+		m->locpool = p->pcids;
+		m->locpool_alloc = p->pcids_alloc;
+		m->nlocpool = p->npcids;
+		p->pcids = NULL;
+		p->npcids = p->pcids_alloc = 0;
 	}
+	int direct = steal && fresh && m->nstacks == 0;
+	if (!direct)
+		stacks_index(m);
 	for (size_t i = 0; i < p->nstacks; i++) {
 		const struct jh_stack *st = &p->stacks[i];
-		size_t off = st->off;
-		if (!steal) {
-			off = m->nlocpool;
-			JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
-			for (uint32_t k = 0; k < st->len; k++)
-				m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
-		}
-		int added;
-		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, off, st->len, &added);
-		if (added) {
-			JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
-			JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
-			struct jh_mstack *ms = &m->stacks[m->nstacks];
-			memset(ms, 0, sizeof(*ms));
-			ms->off = off;
-			ms->len = st->len;
-			mp->in_profile[m->nstacks] = 0;
-			m->nstacks++;
-			if (!steal)
-				m->nlocpool += st->len;
+		uint32_t id;
+		if (direct) {
+			id = new_stack(m, st->off, st->len);
+		} else {
+			size_t off = st->off;
+			if (!steal) {
+				off = m->nlocpool;
+				JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+				for (uint32_t k = 0; k < st->len; k++)
+					m->locpool[m->nlocpool + k] = glob[p->pcids[st->off + k]];
+			}
+			int added;
+			id = jh_seqset_put(&mp->stacks, m->locpool, off, st->len, &added);
+			if (added) {
+				new_stack(m, off, st->len);
+				if (!steal)
+					m->nlocpool += st->len;
+			}
 		}
 		pstack[i] = id;
 		if (!is_base)
 			mp->in_profile[id] = 1;
 		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
 	}
-	if (steal)
-		m->nlocpool = m->locpool_alloc;
 	for (size_t i = 0; thread_data && i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
 		const struct jh_thread *th = &p->threads[ts->thread];
@@ -602,6 +605,8 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		struct jh_profile p;
 		jh_profile_init(&p);
 		p.split_symbols = 1;
+		p.dense_pcs = 1;
+		p.no_threads = !o->have_thread; /* only --thread reads them */
 		int r = jh_profile_read(&p, path, d);
 		JH_TRACE("model: read %s", path);
 		if (!r)

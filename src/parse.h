@@ -123,8 +123,8 @@ static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char 
 		n = (size_t)__builtin_ctzll(m) >> 3;
 	else if ((m = ~jh_hexmask8(b) & 0x8080808080808080ULL))
 		n = 8 + ((size_t)__builtin_ctzll(m) >> 3);
-	else
-		n = 17;
+	else /* 16 hex digits: the 17th byte is at most the line's NUL */
+		n = jh_hexval[(unsigned char)s[16]] ? 17 : 16;
 	if (n == 0 || n > 16 || s + n > e || (s + n < e && !jh_isspace(s[n])))
 		return jh_parse_hex_slow(r, sp, e, v);
 	if (n <= 8) {
@@ -182,6 +182,8 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
  * -1 with a message where jeprof would divide by zero. */
 int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
 	      struct jh_counts *c);
+/* Only the checks of jh_adjust (same messages), for counts not kept. */
+int jh_adjust_check(struct jh_reader *r, int algo, double period, const uint64_t raw[4]);
 /* Next body line of a heap profile: 1 with [*s, *e) trimmed and non-blank,
  * 0 at the end (end of input, or a map section, which has then been read
  * into the profile), -1 on error. */
@@ -209,6 +211,9 @@ static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash);
+/* Dense pc ids (profile_pcs.c): out[i] = the id of pcs[i], new ids for new
+ * pcs. */
+void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out);
 /* Starts fetching the index slot that interning this stack will probe
  * first (the reader parses the record's count lines meanwhile). */
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);

@@ -15,6 +15,9 @@ void jh_profile_release(struct jh_profile *p)
 	free(p->source);
 	free(p->binary);
 	free(p->pcs);
+	free(p->pcids);
+	free(p->upcs);
+	free(p->pc_slots);
 	free(p->stacks);
 	free(p->tsamples);
 	for (size_t i = 0; i < p->nthreads; i++)
@@ -84,6 +87,39 @@ void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t 
 		__builtin_prefetch(&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
 }
 
+static int stack_equal(const struct jh_profile *p, const struct jh_stack *s, const uint64_t *pcs,
+		       uint32_t n)
+{
+	if (s->len != n)
+		return 0;
+	if (!p->dense_pcs)
+		return !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs));
+	const uint32_t *ids = p->pcids + s->off;
+	for (uint32_t k = 0; k < n; k++)
+		if (p->upcs[ids[k]] != pcs[k])
+			return 0;
+	return 1;
+}
+
+/* Appends the stack's pcs (or their ids) to the pool; returns the offset. */
+static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
+{
+	size_t off;
+	if (p->dense_pcs) {
+		off = p->npcids;
+		JH_GROW(p->pcids, p->npcids + n, p->pcids_alloc);
+		jh_profile_pc_ids(p, pcs, n, p->pcids + off);
+		p->npcids += n;
+	} else {
+		off = p->npcs;
+		JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
+		if (n)
+			memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
+		p->npcs += n;
+	}
+	return off;
+}
+
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash)
 {
@@ -94,26 +130,20 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 	size_t j = tag & mask;
 	uint32_t id;
 	while ((id = p->stack_slots[2 * j])) {
-		if (p->stack_slots[2 * j + 1] == tag) {
-			const struct jh_stack *s = &p->stacks[id - 1];
-			if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
-				return id - 1;
-		}
+		if (p->stack_slots[2 * j + 1] == tag && stack_equal(p, &p->stacks[id - 1], pcs, n))
+			return id - 1;
 		j = (j + 1) & mask;
 	}
 	if (p->nstacks >= UINT32_MAX - 1) {
 		fprintf(stderr, "jeheap: too many stacks\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
-	if (n)
-		memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
+	size_t off = pool_add(p, pcs, n);
 	JH_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
 	struct jh_stack *s = &p->stacks[p->nstacks];
 	memset(s, 0, sizeof(*s));
-	s->off = p->npcs;
+	s->off = off;
 	s->len = n;
-	p->npcs += n;
 	id = (uint32_t)p->nstacks++;
 	p->stack_slots[2 * j] = id + 1;
 	p->stack_slots[2 * j + 1] = tag;

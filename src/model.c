@@ -89,8 +89,8 @@ static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
 	int added;
 	uint32_t id = jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
 	if (added) {
-		JH_GROW(m->locs, m->nlocs + 1, m->locs_alloc);
-		JH_GROW(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
+		JH_GROW_LARGE(m->locs, m->nlocs + 1, m->locs_alloc);
+		JH_GROW_LARGE(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
 		m->locs[m->nlocs] = *l;
 		mp->lockind[m->nlocs] = (uint8_t)p.kind;
 		m->nlocs++;
@@ -124,7 +124,7 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	while (s) {
 		const char *ps = s;
 		size_t n = (size_t)(jh_names_part(ps, end, &s) - ps);
-		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
+		JH_GROW_LARGE(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
@@ -147,7 +147,7 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 	uint32_t n = sym->nparts;
 	while (n && ids[n - 1] == empty)
 		n--; /* trailing empty names */
-	JH_GROW(m->frames.items, m->frames.nr + n, m->frames.alloc);
+	JH_GROW_LARGE(m->frames.items, m->frames.nr + n, m->frames.alloc);
 	for (uint32_t k = 0; k < n; k++) {
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = funcs[ids[k]];
@@ -382,43 +382,28 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 }
 
 /*
- * The location id of every pc id of p (UINT32_MAX for ids no stack uses);
- * locations are made in the order the pcs first appear in the stacks.
- * *fresh: every used pc got a location of its own (none shared with
- * another pc or an earlier file).
+ * The location id of every pc id of p (ids are in the order of first use,
+ * and locations are made in that order). *identity: every id got the new
+ * location with its own number (the first file, all pcs distinct).
  */
 static uint32_t *id_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
-			      int *fresh, struct jh_diag *d)
+			      int *identity, struct jh_diag *d)
 {
-	uint32_t *map = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*map)));
-	memset(map, 0xff, p->nupcs * sizeof(*map));
-	uint64_t *upcs = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*upcs)));
-	const struct jh_symname **names = xmalloc(jh_st_mult(p->nupcs ? p->nupcs : 1, sizeof(*names)));
-	size_t nu = 0;
-	for (size_t i = 0; i < p->npcids; i++) {
-		uint32_t id = p->pcids[i];
-		if (map[id] != UINT32_MAX)
-			continue;
-		map[id] = (uint32_t)nu;
-		upcs[nu] = p->upcs[id];
-		names[nu] = id < p->nsyms ? &p->syms[id] : NULL;
-		nu++;
-	}
+	size_t nu = p->nupcs;
+	const struct jh_symname **names = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*names)));
+	for (size_t id = 0; id < nu; id++)
+		names[id] = p->upc_syms[id] ? &p->syms[p->upc_syms[id] - 1] : NULL;
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	size_t nlocs = m->nlocs;
-	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
+	int r = model_locations(m, p, p->upcs, names, nu, s, glob, d);
 	free(names);
-	free(upcs);
-	*fresh = m->nlocs - nlocs == nu;
-	for (size_t id = 0; !r && id < p->nupcs; id++)
-		if (map[id] != UINT32_MAX)
-			map[id] = glob[map[id]];
-	free(glob);
 	if (r) {
-		free(map);
+		free(glob);
 		return NULL;
 	}
-	return map;
+	*identity = 1;
+	for (size_t id = 0; id < nu && *identity; id++)
+		*identity = glob[id] == id;
+	return glob;
 }
 
 /* The stacks of the model not yet in the stack index (the first file's,
@@ -435,8 +420,8 @@ static void stacks_index(struct jh_model *m)
 static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 {
 	struct jh_model_priv *mp = m->priv;
-	JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
-	JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
+	JH_GROW_LARGE(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	JH_GROW_LARGE(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
 	struct jh_mstack *ms = &m->stacks[m->nstacks];
 	memset(ms, 0, sizeof(*ms));
 	ms->off = off;
@@ -450,8 +435,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 {
 	struct jh_model_priv *mp = m->priv;
 	jh_profile_densify(p);
-	int fresh;
-	uint32_t *glob = id_locations(m, p, s, &fresh, d);
+	int identity;
+	uint32_t *glob = id_locations(m, p, s, &identity, d);
 	if (!glob)
 		return -1;
 
@@ -479,11 +464,11 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 
 	uint32_t *pstack = xmalloc(jh_st_mult(p->nstacks ? p->nstacks : 1, sizeof(*pstack)));
 	/* The first profile's pc id pool becomes the model's location pool,
-	 * in place. When its pcs have locations of their own, its stacks
-	 * (unique) are the model's: no index is needed until a second file. */
+	 * in place. When its pc ids are the location ids, its stacks (unique)
+	 * are the model's: no index is needed until a second file. */
 	int steal = m->nlocpool == 0 && !m->locpool && p->npcids;
 	if (steal) {
-		for (size_t i = 0; i < p->npcids; i++)
+		for (size_t i = 0; !identity && i < p->npcids; i++)
 			p->pcids[i] = glob[p->pcids[i]];
 		m->locpool = p->pcids;
 		m->locpool_alloc = p->pcids_alloc;
@@ -491,7 +476,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		p->pcids = NULL;
 		p->npcids = p->pcids_alloc = 0;
 	}
-	int direct = steal && fresh && m->nstacks == 0;
+	int direct = steal && identity && m->nstacks == 0;
 	if (!direct)
 		stacks_index(m);
 	for (size_t i = 0; i < p->nstacks; i++) {
@@ -503,7 +488,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			size_t off = st->off;
 			if (!steal) {
 				off = m->nlocpool;
-				JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+				JH_GROW_LARGE(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
 				for (uint32_t k = 0; k < st->len; k++)
 					m->locpool[m->nlocpool + k] = glob[p->pcids[st->off + k]];
 			}

@@ -29,6 +29,19 @@ struct jh_reader {
 	uint32_t tcache[256]; /* thread uid -> index + 1 (0 = not looked up yet) */
 };
 
+/*
+ * JH_GROW for arrays that may become large: once past 1 MB the capacity
+ * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
+ * threshold to 8 MB): pages are only touched as they are used, and later
+ * growth remaps them instead of copying (no page faulted in twice).
+ */
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
+#define JH_GROW_LARGE(items, want, alloc)                                           \
+	do {                                                                        \
+		if ((size_t)(want) > (size_t)(alloc))                               \
+			(items) = jh_grow_large((items), (want), &(alloc), sizeof(*(items))); \
+	} while (0)
+
 /* Character classes: Perl's \s (space \t \n \v \f \r). */
 extern const unsigned char jh_space_tab[256];
 static inline int jh_isspace(char c)
@@ -218,15 +231,16 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
  * first (the reader parses the record's count lines meanwhile). */
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);
 /*
- * Symbol lines: added to the batch (the names copied) and
- * stored together when it is full or flushed, so that the index probes of
- * all their parts are fetched from memory at once.
+ * Symbol lines: added to the batch (the names are not copied: the caller
+ * flushes the batch before they change) and stored together when it is
+ * full or flushed, so that the index probes of all their parts are fetched
+ * from memory at once. Names contain no NUL byte (the input rejects them).
  */
 #define JH_SYMBATCH 32
 struct jh_symbatch {
-	struct jh_sb text;         /* the names of the lines, one after another */
 	uint64_t pcs[JH_SYMBATCH];
-	size_t off[JH_SYMBATCH], len[JH_SYMBATCH];
+	const char *names[JH_SYMBATCH];
+	size_t len[JH_SYMBATCH];
 	size_t n;
 	struct jh_sympart *parts;  /* scratch of jh_symbatch_flush */
 	size_t parts_alloc;

@@ -5,6 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size)
+{
+	size_t n = *alloc < 16 ? 16 : *alloc * 2;
+	if (n < want)
+		n = want;
+	size_t big = ((size_t)16 << 20) / size;
+	if (n < big && jh_st_mult(n, size) >= ((size_t)1 << 20))
+		n = big;
+	*alloc = n;
+	return xrealloc(items, jh_st_mult(n, size));
+}
+
 void jh_profile_init(struct jh_profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -17,6 +29,7 @@ void jh_profile_release(struct jh_profile *p)
 	free(p->pcs);
 	free(p->pcids);
 	free(p->upcs);
+	free(p->upc_syms);
 	free(p->pc_slots);
 	free(p->stacks);
 	free(p->tsamples);
@@ -107,12 +120,12 @@ static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 	size_t off;
 	if (p->dense_pcs) {
 		off = p->npcids;
-		JH_GROW(p->pcids, p->npcids + n, p->pcids_alloc);
+		JH_GROW_LARGE(p->pcids, p->npcids + n, p->pcids_alloc);
 		jh_profile_pc_ids(p, pcs, n, p->pcids + off);
 		p->npcids += n;
 	} else {
 		off = p->npcs;
-		JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
+		JH_GROW_LARGE(p->pcs, p->npcs + n, p->pcs_alloc);
 		if (n)
 			memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
 		p->npcs += n;
@@ -139,7 +152,7 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 		exit(JH_EXIT_INTERNAL);
 	}
 	size_t off = pool_add(p, pcs, n);
-	JH_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	JH_GROW_LARGE(p->stacks, p->nstacks + 1, p->stacks_alloc);
 	struct jh_stack *s = &p->stacks[p->nstacks];
 	memset(s, 0, sizeof(*s));
 	s->off = off;
@@ -314,7 +327,7 @@ struct jh_sympart {
  * number. Parts are separated by the leftmost "--" (Perl's split /--/). */
 static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size_t n)
 {
-	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
+	const char *e = s + n;
 	size_t first = *np;
 	while (s) {
 		const char *ps = s, *pe = jh_names_part(ps, e, &s);
@@ -330,7 +343,7 @@ static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size
 
 static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 {
-	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
+	JH_GROW_LARGE(p->syms, p->nsyms + 1, p->syms_alloc);
 	struct jh_symname *sym = &p->syms[p->nsyms++];
 	memset(sym, 0, sizeof(*sym));
 	sym->pc = pc;
@@ -347,12 +360,10 @@ static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *name
 void jh_symbatch_init(struct jh_symbatch *b)
 {
 	memset(b, 0, sizeof(*b));
-	jh_sb_init(&b->text);
 }
 
 void jh_symbatch_release(struct jh_symbatch *b)
 {
-	jh_sb_release(&b->text);
 	free(b->parts);
 	memset(b, 0, sizeof(*b));
 }
@@ -361,9 +372,8 @@ void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, c
 		     size_t n)
 {
 	b->pcs[b->n] = pc;
-	b->off[b->n] = b->text.len;
+	b->names[b->n] = names;
 	b->len[b->n] = n;
-	jh_sb_add(&b->text, names, n);
 	if (++b->n == JH_SYMBATCH)
 		jh_symbatch_flush(p, b);
 }
@@ -377,14 +387,13 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 {
 	if (!p->split_symbols) {
 		for (size_t i = 0; i < b->n; i++)
-			add_whole_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
+			add_whole_symbol(p, b->pcs[i], b->names[i], b->len[i]);
 		b->n = 0;
-		jh_sb_reset(&b->text);
 		return;
 	}
 	size_t np = 0, nparts[JH_SYMBATCH];
 	for (size_t i = 0; i < b->n; i++)
-		nparts[i] = split_parts(b, &np, b->text.buf + b->off[i], b->len[i]);
+		nparts[i] = split_parts(b, &np, b->names[i], b->len[i]);
 	while (2 * (p->sym_index_nr + np) > p->sym_index_cap)
 		sym_index_grow(p); /* no growing while the batch is stored */
 	size_t mask = p->sym_index_cap - 1;
@@ -406,12 +415,11 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 		struct jh_symname *sym = new_symname(p, b->pcs[i]);
 		sym->first = (uint32_t)p->nsym_frames;
 		sym->nparts = (uint32_t)nparts[i];
-		JH_GROW(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
+		JH_GROW_LARGE(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
 		for (size_t k = 0; k < nparts[i]; k++, part++)
 			p->sym_frames[p->nsym_frames++] = sym_store(p, part->s, part->n, part->h);
 	}
 	b->n = 0;
-	jh_sb_reset(&b->text);
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

@@ -1,10 +1,12 @@
 /*
  * profile_pcs.c - dense pc ids (jh_profile.dense_pcs): the pc -> id table.
  *
- * The table is set up at the first stack: the pcs of the symbol lines
- * (sorted, unique) take ids 0..nsyms-1, so that the model finds the names
- * of an id without a lookup; the pcs of the stacks that have no symbol line
- * get the next ids. Open addressing, slot j = (pc, id + 1), load <= 3/4.
+ * The table is set up at the first stack with the pcs of the symbol lines
+ * (sorted, unique), each marked with its line and no id yet; a pc gets the
+ * next id when a stack first uses it, and its line goes to upc_syms then.
+ * So ids are dense, in the order of first use, and the model finds the
+ * names of an id without a lookup. Open addressing, slot j = (pc, value),
+ * load <= 3/4; value 0 = empty, id + 1, or SYM_ONLY | line index.
  */
 #include "jeheap/profile.h"
 #include "parse.h"
@@ -13,13 +15,14 @@
 #include <string.h>
 
 #define PC_BATCH 32
+#define SYM_ONLY (1ULL << 32)
 
 static size_t pc_home(uint64_t pc, size_t cap)
 {
 	return jh_hash_u64(pc) & (cap - 1);
 }
 
-/* Makes room for need ids without growing on the way (rehash from upcs). */
+/* Makes room for need entries without growing on the way. */
 static void pc_table_reserve(struct jh_profile *p, size_t need)
 {
 	size_t cap = p->pc_slots_cap ? p->pc_slots_cap : 1024;
@@ -27,30 +30,55 @@ static void pc_table_reserve(struct jh_profile *p, size_t need)
 		cap *= 2;
 	if (p->pc_slots && cap == p->pc_slots_cap)
 		return;
-	free(p->pc_slots);
 	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
-	for (size_t u = 0; u < p->nupcs; u++) {
-		if (u + 16 < p->nupcs)
-			__builtin_prefetch(&slots[2 * pc_home(p->upcs[u + 16], cap)], 1);
-		size_t j = pc_home(p->upcs[u], cap);
+	for (size_t i = 0; i < p->pc_slots_cap; i++) {
+		if (!p->pc_slots[2 * i + 1])
+			continue;
+		size_t j = pc_home(p->pc_slots[2 * i], cap);
 		while (slots[2 * j + 1])
 			j = (j + 1) & (cap - 1);
-		slots[2 * j] = p->upcs[u];
-		slots[2 * j + 1] = u + 1;
+		slots[2 * j] = p->pc_slots[2 * i];
+		slots[2 * j + 1] = p->pc_slots[2 * i + 1];
 	}
+	free(p->pc_slots);
 	p->pc_slots = slots;
 	p->pc_slots_cap = cap;
 }
 
-/* The symbol lines' pcs become ids 0..nsyms-1 (syms sorted and unique). */
 static void pc_table_init(struct jh_profile *p)
 {
 	jh_profile_sort_symbols(p);
-	JH_GROW(p->upcs, p->nsyms, p->upcs_alloc);
-	for (size_t i = 0; i < p->nsyms; i++)
-		p->upcs[i] = p->syms[i].pc;
-	p->nupcs = p->nsyms;
-	pc_table_reserve(p, p->nupcs);
+	pc_table_reserve(p, p->nsyms);
+	uint64_t *slots = p->pc_slots;
+	size_t cap = p->pc_slots_cap;
+	for (size_t i = 0; i < p->nsyms; i++) {
+		if (i + 16 < p->nsyms)
+			__builtin_prefetch(&slots[2 * pc_home(p->syms[i + 16].pc, cap)], 1);
+		size_t j = pc_home(p->syms[i].pc, cap);
+		while (slots[2 * j + 1])
+			j = (j + 1) & (cap - 1);
+		slots[2 * j] = p->syms[i].pc;
+		slots[2 * j + 1] = SYM_ONLY | i;
+	}
+	p->pc_slots_nr = p->nsyms;
+}
+
+/* The next id, for pc (whose symbol line is sym + 1, 0 = none). */
+static uint64_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
+{
+	if (p->nupcs >= UINT32_MAX - 1) {
+		fprintf(stderr, "jeheap: too many addresses\n");
+		exit(JH_EXIT_INTERNAL);
+	}
+	if (p->nupcs == p->upcs_alloc) {
+		size_t n = p->upcs_alloc;
+		p->upcs = jh_grow_large(p->upcs, n + 1, &n, sizeof(*p->upcs));
+		p->upc_syms = xrealloc(p->upc_syms, jh_st_mult(n, sizeof(*p->upc_syms)));
+		p->upcs_alloc = n;
+	}
+	p->upcs[p->nupcs] = pc;
+	p->upc_syms[p->nupcs] = sym;
+	return ++p->nupcs;
 }
 
 void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out)
@@ -60,7 +88,7 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 	size_t home[PC_BATCH];
 	for (size_t b = 0; b < n; b += PC_BATCH) {
 		size_t k = n - b < PC_BATCH ? n - b : PC_BATCH;
-		pc_table_reserve(p, p->nupcs + k);
+		pc_table_reserve(p, p->pc_slots_nr + k);
 		uint64_t *slots = p->pc_slots;
 		size_t mask = p->pc_slots_cap - 1;
 		for (size_t i = 0; i < k; i++) {
@@ -72,17 +100,15 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 			size_t j = home[i];
 			while (slots[2 * j + 1] && slots[2 * j] != pc)
 				j = (j + 1) & mask;
-			if (!slots[2 * j + 1]) {
-				if (p->nupcs >= UINT32_MAX - 1) {
-					fprintf(stderr, "jeheap: too many addresses\n");
-					exit(JH_EXIT_INTERNAL);
-				}
-				JH_GROW(p->upcs, p->nupcs + 1, p->upcs_alloc);
-				p->upcs[p->nupcs++] = pc;
+			uint64_t v = slots[2 * j + 1];
+			if (!v) {
 				slots[2 * j] = pc;
-				slots[2 * j + 1] = p->nupcs;
+				v = slots[2 * j + 1] = new_id(p, pc, 0);
+				p->pc_slots_nr++;
+			} else if (v & SYM_ONLY) {
+				v = slots[2 * j + 1] = new_id(p, pc, (uint32_t)v + 1);
 			}
-			out[b + i] = (uint32_t)(slots[2 * j + 1] - 1);
+			out[b + i] = (uint32_t)(v - 1);
 		}
 	}
 }

@@ -100,13 +100,14 @@ struct jh_profile {
 	 * the header's thread lines are kept). */
 	int no_threads;
 	/* Set by the caller before reading: stacks are stored as dense pc ids
-	 * (pcids, which the stacks' off/len then index; pcs stays empty);
-	 * upcs[id] is the pc of id. The ids below nsyms are the pcs of syms[]
-	 * (syms[id].pc == upcs[id]), the others pcs without a symbol line. */
+	 * (pcids, which the stacks' off/len then index; pcs stays empty), in
+	 * the order the pcs first appear in pcids; upcs[id] is the pc of id,
+	 * upc_syms[id] the index in syms of its symbol line + 1 (0 = none). */
 	int dense_pcs;
 	uint32_t *pcids;
 	size_t npcids, pcids_alloc;
 	uint64_t *upcs;
+	uint32_t *upc_syms;
 	size_t nupcs, upcs_alloc;
 
 	/* private: stack de-duplication index (profile.c: id/tag pairs) */
@@ -117,8 +118,8 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
-	uint64_t *pc_slots;         /* dense_pcs: pc -> id pairs (pc, id + 1) */
-	size_t pc_slots_cap;
+	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c) */
+	size_t pc_slots_cap, pc_slots_nr;
 	struct jh_arena sym_arena;  /* storage of sym_parts */
 	uint64_t *sym_index;        /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;

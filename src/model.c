@@ -70,31 +70,59 @@ static int loc_eq(const void *ctx, uint32_t id)
 	}
 }
 
-/* Returns the location id for candidate l (frames already in m->frames). */
-static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
+/* The index key of candidate l (frames in m->frames): *kind and hash. */
+static uint64_t loc_key(const struct jh_model *m, const struct jh_location *l, int *kind)
 {
-	struct jh_model_priv *mp = m->priv;
-	struct loc_probe p = {m, mp, KEY_PC, l};
+	const struct jh_model_priv *mp = m->priv;
 	uint64_t h;
+	*kind = KEY_PC;
 	if (mp->symbolic && l->nframes && frames_known(m->frames.items + l->first, l->nframes)) {
-		p.kind = KEY_SYM;
+		*kind = KEY_SYM;
 		h = frames_hash(m->frames.items + l->first, l->nframes);
 	} else if (l->module) {
-		p.kind = KEY_MOD;
+		*kind = KEY_MOD;
 		h = jh_hash_u64((uint64_t)(uintptr_t)l->module ^ jh_hash_u64(l->modaddr));
 	} else {
 		h = jh_hash_u64(l->pc);
 	}
-	h = h * 3 + (uint64_t)p.kind;
+	return h * 3 + (uint64_t)*kind;
+}
+
+static uint32_t loc_append(struct jh_model *m, const struct jh_location *l, int kind)
+{
+	struct jh_model_priv *mp = m->priv;
+	JH_GROW_LARGE(m->locs, m->nlocs + 1, m->locs_alloc);
+	JH_GROW_LARGE(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
+	m->locs[m->nlocs] = *l;
+	mp->lockind[m->nlocs] = (uint8_t)kind;
+	return (uint32_t)m->nlocs++;
+}
+
+/* Indexes the locations added without the index (see model_locations). */
+static void locs_index(struct jh_model *m)
+{
+	struct jh_model_priv *mp = m->priv;
+	jh_idtab_reserve(&mp->locs, m->nlocs);
+	for (size_t id = mp->locs.nr; id < m->nlocs; id++) {
+		struct loc_probe p = {m, mp, KEY_PC, &m->locs[id]};
+		uint64_t h = loc_key(m, &m->locs[id], &p.kind);
+		int added;
+		jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
+	}
+}
+
+/* Returns the location id for candidate l (frames already in m->frames). */
+static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
+{
+	struct jh_model_priv *mp = m->priv;
+	if (mp->locs.nr < m->nlocs)
+		locs_index(m);
+	struct loc_probe p = {m, mp, KEY_PC, l};
+	uint64_t h = loc_key(m, l, &p.kind);
 	int added;
 	uint32_t id = jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
-	if (added) {
-		JH_GROW_LARGE(m->locs, m->nlocs + 1, m->locs_alloc);
-		JH_GROW_LARGE(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
-		m->locs[m->nlocs] = *l;
-		mp->lockind[m->nlocs] = (uint8_t)p.kind;
-		m->nlocs++;
-	}
+	if (added)
+		loc_append(m, l, p.kind);
 	return id;
 }
 
@@ -335,6 +363,25 @@ static int maps_sorted(const struct jh_profile *p)
 	return 1;
 }
 
+/* No two mappings of one file map a common file offset (checked for a
+ * few mappings only). */
+static int maps_disjoint(const struct jh_profile *p)
+{
+	if (p->nmaps > 64)
+		return 0;
+	for (size_t i = 0; i < p->nmaps; i++) {
+		const struct jh_mapping *a = &p->maps[i];
+		for (size_t j = i + 1; a->path && j < p->nmaps; j++) {
+			const struct jh_mapping *b = &p->maps[j];
+			if (b->path && !strcmp(a->path, b->path) &&
+			    a->offset < b->offset + (b->end - b->start) &&
+			    b->offset < a->offset + (a->end - a->start))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 /* Location ids of p's unique pcs; out[i] for upcs[i]. */
 static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
 			   const struct jh_symname **syms, size_t nu, struct jh_symbolizer *s,
@@ -365,6 +412,15 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 			return -1;
 		}
 	}
+	/* The keys of the first file's distinct pcs are distinct when its
+	 * names are embedded (modaddr = file offset) and no two mappings of a
+	 * file share an offset: they are indexed only if another file comes. */
+	struct jh_model_priv *mp = m->priv;
+	int unindexed = m->nlocs == 0 && !mp->symbolic && p->has_symbols && maps_disjoint(p);
+	if (!unindexed)
+		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
+	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
+	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
 	for (size_t i = 0; i < nu; i++) {
 		struct jh_location l = {
 			.pc = upcs[i],
@@ -375,7 +431,8 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 			.first = res[i].first,
 			.nframes = res[i].nframes,
 		};
-		out[i] = model_location(m, &l);
+		out[i] = unindexed ? loc_append(m, &l, l.module ? KEY_MOD : KEY_PC)
+				   : model_location(m, &l);
 	}
 	free(res);
 	return 0;
@@ -435,6 +492,11 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 {
 	struct jh_model_priv *mp = m->priv;
 	jh_profile_densify(p);
+	free(p->pc_slots); /* the reader's indexes: their memory is reused */
+	free(p->stack_slots);
+	p->pc_slots = NULL;
+	p->stack_slots = NULL;
+	p->pc_slots_cap = p->stack_slots_cap = 0;
 	int identity;
 	uint32_t *glob = id_locations(m, p, s, &identity, d);
 	if (!glob)

@@ -108,9 +108,6 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
 	size_t n = 0;
 	uint64_t h = 0;
-	/* the pc -> id slots the stack will probe are fetched meanwhile */
-	const uint64_t *slots = r->p->dense_pcs ? r->p->pc_slots : NULL;
-	size_t mask = r->p->pc_slots_cap - 1;
 	s = jh_skip_space(s, e);
 	while (s < e) {
 		uint64_t pc;
@@ -121,8 +118,6 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 		pc -= n != 0;
 		r->pcs[n++] = pc;
 		h = jh_stack_hash_step(h, pc);
-		if (slots)
-			__builtin_prefetch(&slots[2 * (jh_hash_u64(pc) & mask)]);
 		s = jh_skip_space(s, e);
 	}
 	r->npcs = n;
@@ -275,6 +270,7 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 				 "file ends before the profile");
 	}
 	jh_profile_sort_symbols(p);
+	jh_profile_pc_flush(p);
 	free(r.pcs);
 	jh_sb_release(&r.sb);
 	jh_sb_release(&r.quote);

@@ -227,6 +227,8 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 /* Dense pc ids (profile_pcs.c): out[i] = the id of pcs[i], new ids for new
  * pcs. */
 void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out);
+/* Looks up the pending pcs of the pool (see pool_add). */
+void jh_profile_pc_flush(struct jh_profile *p);
 /* Starts fetching the index slot that interning this stack will probe
  * first (the reader parses the record's count lines meanwhile). */
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);

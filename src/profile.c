@@ -30,6 +30,7 @@ void jh_profile_release(struct jh_profile *p)
 	free(p->pcids);
 	free(p->upcs);
 	free(p->upc_syms);
+	free(p->pc_pending);
 	free(p->pc_slots);
 	free(p->stacks);
 	free(p->tsamples);
@@ -107,6 +108,9 @@ static int stack_equal(const struct jh_profile *p, const struct jh_stack *s, con
 		return 0;
 	if (!p->dense_pcs)
 		return !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs));
+	if (p->npc_pending && s->off >= p->pending_off)
+		return !memcmp(p->pc_pending + (s->off - p->pending_off), pcs,
+			       (size_t)n * sizeof(*pcs));
 	const uint32_t *ids = p->pcids + s->off;
 	for (uint32_t k = 0; k < n; k++)
 		if (p->upcs[ids[k]] != pcs[k])
@@ -114,15 +118,23 @@ static int stack_equal(const struct jh_profile *p, const struct jh_stack *s, con
 	return 1;
 }
 
-/* Appends the stack's pcs (or their ids) to the pool; returns the offset. */
+/* Appends the stack's pcs (or their ids) to the pool; returns the offset.
+ * The ids of a few stacks are looked up together (jh_profile_pc_flush),
+ * the table's slots fetched well ahead. */
 static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 {
 	size_t off;
 	if (p->dense_pcs) {
 		off = p->npcids;
 		JH_GROW_LARGE(p->pcids, p->npcids + n, p->pcids_alloc);
-		jh_profile_pc_ids(p, pcs, n, p->pcids + off);
+		if (!p->npc_pending)
+			p->pending_off = off;
+		JH_GROW(p->pc_pending, p->npc_pending + n, p->pc_pending_alloc);
+		memcpy(p->pc_pending + p->npc_pending, pcs, (size_t)n * sizeof(*pcs));
+		p->npc_pending += n;
 		p->npcids += n;
+		if (p->npc_pending >= 1024)
+			jh_profile_pc_flush(p);
 	} else {
 		off = p->npcs;
 		JH_GROW_LARGE(p->pcs, p->npcs + n, p->pcs_alloc);
@@ -285,7 +297,30 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-/* Returns the id in sym_parts of s[0..n), whose jh_hash_str is h. */
+/*
+ * The index key of a name: its length and five 8-byte samples (start, end,
+ * quarters, middle), not a hash of every byte: most names read are equal to
+ * one stored already, which memcmp then checks in full; the real hash
+ * (jh_hash_str) is computed only for the distinct names stored.
+ */
+static uint64_t name_key(const char *s, size_t n)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(&c, s + (n - 8) / 2, 8);
+		memcpy(&d, s + (n - 8) / 4, 8);
+		memcpy(&e, s + 3 * ((n - 8) / 4), 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	uint64_t h = jh_hash_u64(a ^ (n * 0x9e3779b97f4a7c15ULL));
+	h = jh_hash_u64(h ^ b) + c;
+	return jh_hash_u64(h ^ d ^ (e << 1 | e >> 63));
+}
+
+/* Returns the id in sym_parts of s[0..n), whose name_key is h. */
 static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
@@ -305,7 +340,7 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 		exit(JH_EXIT_INTERNAL);
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
-	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, h};
+	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
 	memcpy(x - sizeof(hd), &hd, sizeof(hd));
 	memcpy(x, s, n);
 	x[n] = 0;
@@ -353,7 +388,7 @@ static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 /* A whole line, read without split_symbols. */
 static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
-	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
+	uint32_t id = sym_store(p, names, n, name_key(names, n)); /* may move sym_parts */
 	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
@@ -398,7 +433,7 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 		sym_index_grow(p); /* no growing while the batch is stored */
 	size_t mask = p->sym_index_cap - 1;
 	for (size_t k = 0; k < np; k++) {
-		b->parts[k].h = jh_hash_str(b->parts[k].s, b->parts[k].n);
+		b->parts[k].h = name_key(b->parts[k].s, b->parts[k].n);
 		__builtin_prefetch(&p->sym_index[2 * (b->parts[k].h & mask)]);
 	}
 	for (size_t k = 0; k < np; k++) {

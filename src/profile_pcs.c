@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PC_BATCH 32
 #define SYM_ONLY (1ULL << 32)
 
 static size_t pc_home(uint64_t pc, size_t cap)
@@ -81,23 +80,26 @@ static uint64_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 	return ++p->nupcs;
 }
 
+#define PC_AHEAD 16
+#define PC_CHUNK 1024
+
 void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out)
 {
 	if (!p->pc_slots)
 		pc_table_init(p);
-	size_t home[PC_BATCH];
-	for (size_t b = 0; b < n; b += PC_BATCH) {
-		size_t k = n - b < PC_BATCH ? n - b : PC_BATCH;
+	for (size_t b = 0; b < n; b += PC_CHUNK) {
+		size_t k = n - b < PC_CHUNK ? n - b : PC_CHUNK;
 		pc_table_reserve(p, p->pc_slots_nr + k);
 		uint64_t *slots = p->pc_slots;
 		size_t mask = p->pc_slots_cap - 1;
+		const uint64_t *c = pcs + b;
+		for (size_t i = 0; i < k && i < PC_AHEAD; i++)
+			__builtin_prefetch(&slots[2 * pc_home(c[i], p->pc_slots_cap)]);
 		for (size_t i = 0; i < k; i++) {
-			home[i] = pc_home(pcs[b + i], p->pc_slots_cap);
-			__builtin_prefetch(&slots[2 * home[i]]);
-		}
-		for (size_t i = 0; i < k; i++) {
-			uint64_t pc = pcs[b + i];
-			size_t j = home[i];
+			if (i + PC_AHEAD < k)
+				__builtin_prefetch(&slots[2 * pc_home(c[i + PC_AHEAD], p->pc_slots_cap)]);
+			uint64_t pc = c[i];
+			size_t j = pc_home(pc, p->pc_slots_cap);
 			while (slots[2 * j + 1] && slots[2 * j] != pc)
 				j = (j + 1) & mask;
 			uint64_t v = slots[2 * j + 1];
@@ -113,8 +115,17 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 	}
 }
 
+void jh_profile_pc_flush(struct jh_profile *p)
+{
+	if (!p->npc_pending)
+		return;
+	jh_profile_pc_ids(p, p->pc_pending, p->npc_pending, p->pcids + p->pending_off);
+	p->npc_pending = 0;
+}
+
 void jh_profile_densify(struct jh_profile *p)
 {
+	jh_profile_pc_flush(p);
 	if (p->dense_pcs)
 		return;
 	p->dense_pcs = 1;

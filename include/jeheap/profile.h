@@ -120,6 +120,8 @@ struct jh_profile {
 	size_t ts_head_alloc, ts_next_alloc;
 	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c) */
 	size_t pc_slots_cap, pc_slots_nr;
+	uint64_t *pc_pending;       /* the pcs of pcids[pending_off ..), not */
+	size_t npc_pending, pc_pending_alloc, pending_off; /* looked up yet */
 	struct jh_arena sym_arena;  /* storage of sym_parts */
 	uint64_t *sym_index;        /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;

@@ -382,36 +382,33 @@ static int maps_disjoint(const struct jh_profile *p)
 	return 1;
 }
 
-/* Location ids of p's unique pcs; out[i] for upcs[i]. */
-static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
-			   const struct jh_symname **syms, size_t nu, struct jh_symbolizer *s,
+/* The location of pc from its symbolization result r; out: its id. */
+static uint32_t add_location(struct jh_model *m, uint64_t pc, const struct jh_symresult *r,
+			     int unindexed)
+{
+	struct jh_location l = {
+		.pc = pc,
+		.module = r->module,
+		.modaddr = r->modaddr,
+		.status = r->status,
+		.allocator = r->allocator,
+		.first = r->first,
+		.nframes = r->nframes,
+	};
+	return unindexed ? loc_append(m, &l, l.module ? KEY_MOD : KEY_PC) : model_location(m, &l);
+}
+
+static const struct jh_symname *id_symbol(const struct jh_profile *p, size_t id)
+{
+	return p->upc_syms[id] ? &p->syms[p->upc_syms[id] - 1] : NULL;
+}
+
+/* Location ids of p's pc ids (upcs, in order); out[id]. */
+static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
 			   uint32_t *out, struct jh_diag *d)
 {
-	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
-	if (p->has_symbols) {
-		int sorted = maps_sorted(p);
-		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
-		uint32_t empty = UINT32_MAX;
-		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
-		for (size_t i = 0; i < nu; i++) {
-			if (funcs && i + 8 < nu && syms[i + 8])
-				__builtin_prefetch(syms[i + 8]);
-			if (funcs && i + 4 < nu && syms[i + 4])
-				__builtin_prefetch(p->sym_frames + syms[i + 4]->first);
-			if (funcs && syms[i])
-				embedded_parts(m, p, syms[i], funcs, empty, &res[i]);
-			else
-				embedded_frames(m, syms[i] ? syms[i]->names : NULL, upcs[i], &res[i]);
-			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
-		}
-		free(funcs);
-		free(paths);
-	} else if (s) {
-		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
-			free(res);
-			return -1;
-		}
-	}
+	size_t nu = p->nupcs;
+	const uint64_t *upcs = p->upcs;
 	/* The keys of the first file's distinct pcs are distinct when its
 	 * names are embedded (modaddr = file offset) and no two mappings of a
 	 * file share an offset: they are indexed only if another file comes. */
@@ -421,19 +418,36 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, const uint6
 		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
 	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
 	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
-	for (size_t i = 0; i < nu; i++) {
-		struct jh_location l = {
-			.pc = upcs[i],
-			.module = res[i].module,
-			.modaddr = res[i].modaddr,
-			.status = res[i].status,
-			.allocator = res[i].allocator,
-			.first = res[i].first,
-			.nframes = res[i].nframes,
-		};
-		out[i] = unindexed ? loc_append(m, &l, l.module ? KEY_MOD : KEY_PC)
-				   : model_location(m, &l);
+	if (p->has_symbols) {
+		int sorted = maps_sorted(p);
+		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
+		uint32_t empty = UINT32_MAX;
+		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
+		for (size_t i = 0; i < nu; i++) {
+			const struct jh_symname *sym = id_symbol(p, i);
+			if (funcs && i + 8 < nu && p->upc_syms[i + 8])
+				__builtin_prefetch(id_symbol(p, i + 8));
+			if (funcs && i + 4 < nu && p->upc_syms[i + 4])
+				__builtin_prefetch(p->sym_frames + id_symbol(p, i + 4)->first);
+			struct jh_symresult r;
+			if (funcs && sym)
+				embedded_parts(m, p, sym, funcs, empty, &r);
+			else
+				embedded_frames(m, sym ? sym->names : NULL, upcs[i], &r);
+			embedded_module(m, p, sorted, paths, upcs[i], &r);
+			out[i] = add_location(m, upcs[i], &r, unindexed);
+		}
+		free(funcs);
+		free(paths);
+		return 0;
 	}
+	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
+	if (s && jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
+		free(res);
+		return -1;
+	}
+	for (size_t i = 0; i < nu; i++)
+		out[i] = add_location(m, upcs[i], &res[i], unindexed);
 	free(res);
 	return 0;
 }
@@ -447,13 +461,8 @@ static uint32_t *id_locations(struct jh_model *m, struct jh_profile *p, struct j
 			      int *identity, struct jh_diag *d)
 {
 	size_t nu = p->nupcs;
-	const struct jh_symname **names = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*names)));
-	for (size_t id = 0; id < nu; id++)
-		names[id] = p->upc_syms[id] ? &p->syms[p->upc_syms[id] - 1] : NULL;
 	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	int r = model_locations(m, p, p->upcs, names, nu, s, glob, d);
-	free(names);
-	if (r) {
+	if (model_locations(m, p, s, glob, d)) {
 		free(glob);
 		return NULL;
 	}
@@ -487,6 +496,18 @@ static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 	return (uint32_t)m->nstacks++;
 }
 
+/* Frees what densify made (profiles built by hand do not know of it). */
+static void drop_dense(struct jh_profile *p)
+{
+	free(p->pcids);
+	free(p->upcs);
+	free(p->upc_syms);
+	p->pcids = NULL;
+	p->upcs = NULL;
+	p->upc_syms = NULL;
+	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+}
+
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
@@ -499,8 +520,10 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	p->pc_slots_cap = p->stack_slots_cap = 0;
 	int identity;
 	uint32_t *glob = id_locations(m, p, s, &identity, d);
-	if (!glob)
+	if (!glob) {
+		drop_dense(p);
 		return -1;
+	}
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are
@@ -578,6 +601,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
 	free(glob);
+	drop_dense(p);
 	return 0;
 }
 

@@ -224,6 +224,10 @@ static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash);
+/* Tables of (key, value) pairs, value 0 = empty, linear probing from
+ * key & (cap - 1), or jh_hash_u64(key) & (cap - 1) with mix: returns a copy
+ * of old (oldcap slots, freed) with cap slots. */
+uint64_t *jh_pairs_resize(uint64_t *old, size_t oldcap, size_t cap, int mix);
 /* Dense pc ids (profile_pcs.c): out[i] = the id of pcs[i], new ids for new
  * pcs. */
 void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out);

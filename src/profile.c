@@ -279,21 +279,27 @@ const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t 
 	return x;
 }
 
+uint64_t *jh_pairs_resize(uint64_t *old, size_t oldcap, size_t cap, int mix)
+{
+	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[2 * i + 1])
+			continue;
+		uint64_t key = old[2 * i];
+		size_t j = (mix ? jh_hash_u64(key) : key) & (cap - 1);
+		while (slots[2 * j + 1])
+			j = (j + 1) & (cap - 1);
+		slots[2 * j] = key;
+		slots[2 * j + 1] = old[2 * i + 1];
+	}
+	free(old);
+	return slots;
+}
+
 static void sym_index_grow(struct jh_profile *p)
 {
 	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
-	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
-	for (size_t i = 0; i < p->sym_index_cap; i++) {
-		if (!p->sym_index[2 * i + 1])
-			continue;
-		size_t j = p->sym_index[2 * i] & (cap - 1);
-		while (slots[2 * j + 1])
-			j = (j + 1) & (cap - 1);
-		slots[2 * j] = p->sym_index[2 * i];
-		slots[2 * j + 1] = p->sym_index[2 * i + 1];
-	}
-	free(p->sym_index);
-	p->sym_index = slots;
+	p->sym_index = jh_pairs_resize(p->sym_index, p->sym_index_cap, cap, 0);
 	p->sym_index_cap = cap;
 }
 

@@ -29,18 +29,7 @@ static void pc_table_reserve(struct jh_profile *p, size_t need)
 		cap *= 2;
 	if (p->pc_slots && cap == p->pc_slots_cap)
 		return;
-	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
-	for (size_t i = 0; i < p->pc_slots_cap; i++) {
-		if (!p->pc_slots[2 * i + 1])
-			continue;
-		size_t j = pc_home(p->pc_slots[2 * i], cap);
-		while (slots[2 * j + 1])
-			j = (j + 1) & (cap - 1);
-		slots[2 * j] = p->pc_slots[2 * i];
-		slots[2 * j + 1] = p->pc_slots[2 * i + 1];
-	}
-	free(p->pc_slots);
-	p->pc_slots = slots;
+	p->pc_slots = jh_pairs_resize(p->pc_slots, p->pc_slots_cap, cap, 1);
 	p->pc_slots_cap = cap;
 }
 

@@ -263,12 +263,6 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
 	th->nr++;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Sorts each thread's entries by stack id and sums the entries of one
  * stack (in the order they were added). */
 static void threads_merge(struct jh_model *m)
@@ -280,7 +274,7 @@ static void threads_merge(struct jh_model *m)
 		uint64_t *key = xmalloc(jh_st_mult(th->nr, sizeof(*key)));
 		for (size_t i = 0; i < th->nr; i++)
 			key[i] = (uint64_t)th->stacks[i] << 32 | i;
-		jh_qsort(key, th->nr, sizeof(*key), cmp_u64);
+		jh_qsort(key, th->nr, sizeof(*key), jh_cmp_u64);
 		uint32_t *stacks = xmalloc(jh_st_mult(th->nr, sizeof(*stacks)));
 		struct jh_counts *c = xmalloc(jh_st_mult(th->nr, sizeof(*c)));
 		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base))) : NULL;

@@ -523,6 +523,15 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	 * others add to the whole-process counts); bases' threads are
 	 * subtracted from it (jeheap's --base also applies to --thread) */
 	int thread_data = (is_base || mp->nprofiles == 0) && !p->no_threads;
+	if (mp->keep_first && !is_base && mp->nprofiles == 0) {
+		m->nfirst = p->nupcs;
+		m->first_pcs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint64_t)));
+		m->first_locs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint32_t)));
+		if (m->nfirst) {
+			memcpy(m->first_pcs, p->upcs, m->nfirst * sizeof(uint64_t));
+			memcpy(m->first_locs, glob, m->nfirst * sizeof(uint32_t));
+		}
+	}
 	if (!is_base)
 		mp->nprofiles++;
 	if (!mp->nfiles++)
@@ -662,6 +671,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 {
 	jh_model_init(m, o->nbases > 0);
 	m->sym = s;
+	((struct jh_model_priv *)m->priv)->keep_first = o->output == JH_OUT_RAW;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
@@ -750,6 +760,8 @@ void jh_model_release(struct jh_model *m)
 	free(m->frames.items);
 	free(m->locpool);
 	free(m->stacks);
+	free(m->first_pcs);
+	free(m->first_locs);
 	jh_intern_release(&m->names);
 	memset(m, 0, sizeof(*m));
 }

@@ -23,6 +23,7 @@ struct jh_model_priv {
 	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n */
 	struct jh_u64map run_ids;
 	const char *maps_program;
+	int keep_first;              /* fill first_pcs/first_locs (--raw) */
 };
 
 /* symbolic: key locations by their frames (set when --base is used). */

@@ -1,7 +1,10 @@
 /*
  * fuzz_common.h - shared body of the reader fuzz targets: the input is read
  * as is, then once more behind the target's own header line (so mutations
- * explore that reader's body grammar), and the model's invariants are checked.
+ * explore that reader's body grammar), and the profile's invariants are
+ * checked. Each is read twice: plainly, and as jeheap reads it (split
+ * symbols, dense pc ids, thread lines checked but not stored), the second
+ * then added to a model whose invariants are checked too.
  */
 #ifndef JEHEAP_FUZZ_COMMON_H
 #define JEHEAP_FUZZ_COMMON_H
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "jeheap/profile.h"
+#include "model_internal.h"
 
 static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag *d)
 {
@@ -32,13 +36,61 @@ static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag 
 	}
 }
 
+/* A profile read with dense_pcs (and split_symbols). */
+static void fuzz_check_dense(const struct jh_profile *p)
+{
+	for (size_t i = 0; i < p->nstacks; i++)
+		if (p->stacks[i].off + p->stacks[i].len > p->npcids || !p->stacks[i].len)
+			abort();
+	for (size_t i = 0; i < p->npcids; i++)
+		if (p->pcids[i] >= p->nupcs)
+			abort();
+	for (size_t i = 0; i < p->nupcs; i++)
+		if (p->upc_syms[i] > p->nsyms || (p->upc_syms[i] && p->syms[p->upc_syms[i] - 1].pc != p->upcs[i]))
+			abort();
+	if (p->no_threads && p->ntsamples)
+		abort();
+}
+
+static void fuzz_model(struct jh_profile *p)
+{
+	struct jh_model m;
+	struct jh_diag d = {{0}, 0};
+	jh_model_init(&m, 0);
+	if (jh_model_add_profile(&m, p, 0, NULL, &d))
+		abort(); /* no symbolizer: nothing can fail */
+	jh_model_finish(&m, 0, 0);
+	for (size_t i = 0; i < m.nstacks; i++) {
+		if (m.stacks[i].off + m.stacks[i].len > m.nlocpool)
+			abort();
+		for (uint32_t k = 0; k < m.stacks[i].len; k++)
+			if (m.locpool[m.stacks[i].off + k] >= m.nlocs)
+				abort();
+	}
+	for (size_t i = 0; i < m.nlocs; i++)
+		if (m.locs[i].first + m.locs[i].nframes > m.frames.nr)
+			abort();
+	jh_model_release(&m);
+}
+
 static void fuzz_one(const void *data, size_t n)
 {
-	struct jh_profile p;
-	struct jh_diag d = {{0}, 0};
-	jh_profile_init(&p);
-	fuzz_check(&p, jh_profile_read_mem(&p, data, n, "fuzz", &d), &d);
-	jh_profile_release(&p);
+	for (int jeheap_mode = 0; jeheap_mode < 2; jeheap_mode++) {
+		struct jh_profile p;
+		struct jh_diag d = {{0}, 0};
+		jh_profile_init(&p);
+		p.split_symbols = p.dense_pcs = p.no_threads = jeheap_mode;
+		int rc = jh_profile_read_mem(&p, data, n, "fuzz", &d);
+		if (!jeheap_mode) {
+			fuzz_check(&p, rc, &d);
+		} else if (rc == 0) {
+			fuzz_check_dense(&p);
+			fuzz_model(&p);
+		} else if (rc != -1 || !d.msg[0]) {
+			abort();
+		}
+		jh_profile_release(&p);
+	}
 }
 
 static int fuzz_run(const char *header, const uint8_t *data, size_t size)

@@ -1,0 +1,305 @@
+/*
+ * collapsed_sort.c - the byte order of --collapsed lines (see collapsed.h)
+ * without building them: the elements' strings are ranked once
+ * (jh_coll_rank), a stack's first ranks make its sort key, and lines whose
+ * keys cannot tell are compared element by element (cmp_stacks).
+ */
+#include "collapsed.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * JH_MSORT(name, T, le): a stable merge sort of T a[0..n) with a scratch
+ * array tmp[0..n); le(x, y) (pointers to T) says whether x may come before
+ * y. Comparisons are inlined (qsort's calls through a pointer cost more
+ * than the comparisons themselves here).
+ */
+#define JH_MSORT(name, T, le)                                                       \
+	static void name(T *a, size_t n, T *tmp)                                        \
+	{                                                                               \
+		for (size_t lo = 0; lo < n; lo += 16) { /* insertion-sorted runs */         \
+			size_t hi = lo + 16 < n ? lo + 16 : n;                                  \
+			for (size_t i = lo + 1; i < hi; i++) {                                  \
+				T x = a[i];                                                         \
+				size_t j = i;                                                       \
+				for (; j > lo && !le(&a[j - 1], &x); j--)                           \
+					a[j] = a[j - 1];                                                \
+				a[j] = x;                                                           \
+			}                                                                       \
+		}                                                                           \
+		T *src = a, *dst = tmp;                                                     \
+		for (size_t w = 16; w < n; w *= 2) {                                        \
+			for (size_t lo = 0; lo < n; lo += 2 * w) {                              \
+				size_t mid = lo + w < n ? lo + w : n;                               \
+				size_t hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo; \
+				while (i < mid && j < hi)                                           \
+					dst[k++] = le(&src[i], &src[j]) ? src[i++] : src[j++];          \
+				while (i < mid)                                                     \
+					dst[k++] = src[i++];                                            \
+				while (j < hi)                                                      \
+					dst[k++] = src[j++];                                            \
+			}                                                                       \
+			T *t = src;                                                             \
+			src = dst;                                                              \
+			dst = t;                                                                \
+		}                                                                           \
+		if (src != a)                                                               \
+			memcpy(a, src, n * sizeof(*a));                                         \
+	}
+
+/* ---- ranks of the element strings ---- */
+
+/* Bytes [8 * depth, 8 * depth + 8) of "s;" as a big-endian number, zeros
+ * past the ';'. */
+static uint64_t chunk(const struct jh_coll_str *e, size_t depth)
+{
+	size_t m = e->len + 1, at = depth * 8;
+	if (at >= m)
+		return 0;
+	if (m - at >= 8) {
+		uint64_t v;
+		memcpy(&v, e->s + at, 8);
+		return __builtin_bswap64(v);
+	}
+	uint64_t v = 0;
+	for (size_t i = 0; i < 8; i++)
+		v = v << 8 | (at + i < m ? (unsigned char)e->s[at + i] : 0);
+	return v;
+}
+
+struct rkey {
+	uint64_t k; /* the chunk being sorted on */
+	uint32_t el;
+};
+
+#define RKEY_LE(x, y) ((x)->k <= (y)->k)
+JH_MSORT(sort_rkeys, struct rkey, RKEY_LE)
+
+/* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
+ * strings to rank. */
+struct rtask {
+	size_t lo, n, depth;
+};
+
+/*
+ * Most significant chunk first: a range sorted on its chunk splits into
+ * runs of equal chunks; a run of one string, or of strings that end in it
+ * (';' is only at their end, so they are equal), takes the next rank, the
+ * others are sorted on the next chunk. Ranges are done in order (a stack of
+ * tasks, each range's runs pushed last first), so ranks come in order.
+ */
+uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
+{
+	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
+	struct rkey *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct rkey){chunk(&el[i], 0), (uint32_t)i};
+	struct rtask *st = NULL;
+	size_t nst = 0, alloc = 0;
+	uint32_t r = 0;
+	if (n) {
+		JH_GROW(st, 1, alloc);
+		st[nst++] = (struct rtask){0, n, 0};
+	}
+	while (nst) {
+		struct rtask t = st[--nst];
+		struct rkey *a = k + t.lo;
+		if (t.depth == SIZE_MAX || t.n == 1) {
+			for (size_t i = 0; i < t.n; i++)
+				rank[a[i].el] = r;
+			r++;
+			continue;
+		}
+		if (t.depth)
+			for (size_t i = 0; i < t.n; i++)
+				a[i].k = chunk(&el[a[i].el], t.depth);
+		sort_rkeys(a, t.n, tmp);
+		/* the runs, last first */
+		for (size_t hi = t.n; hi > 0;) {
+			size_t lo = hi - 1;
+			while (lo > 0 && a[lo - 1].k == a[hi - 1].k)
+				lo--;
+			int ended = el[a[lo].el].len + 1 <= (t.depth + 1) * 8;
+			JH_GROW(st, nst + 1, alloc);
+			st[nst++] = (struct rtask){t.lo + lo, hi - lo, ended ? SIZE_MAX : t.depth + 1};
+			hi = lo;
+		}
+	}
+	*nranks = r;
+	free(st);
+	free(tmp);
+	free(k);
+	return rank;
+}
+
+/* ---- the order of the lines ---- */
+
+/* Walks a stack's line element by element, root first. */
+struct walk {
+	const struct jh_coll *c;
+	const uint32_t *locs; /* leaf first */
+	uint32_t li;          /* locations left */
+	uint32_t l;           /* the current location */
+	uint32_t e, ebeg, eend; /* its elements: e the next */
+};
+
+static void walk_init(struct walk *w, const struct jh_coll *c, uint32_t stack)
+{
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	w->c = c;
+	w->locs = c->g->locpool + gs->off;
+	w->li = gs->len;
+	w->l = w->e = w->ebeg = w->eend = 0;
+}
+
+/* The next element, or UINT32_MAX at the end of the names; *last: it is
+ * the line's last element (followed by ' ' instead of ';'). */
+static uint32_t walk_next(struct walk *w, int *last)
+{
+	const uint32_t *eoff = w->c->eoff;
+	while (w->e == w->eend) {
+		if (!w->li)
+			return UINT32_MAX;
+		w->l = w->locs[--w->li];
+		w->e = w->ebeg = eoff[w->l];
+		w->eend = eoff[w->l + 1];
+	}
+	uint32_t e = w->e++;
+	*last = w->e == w->eend;
+	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
+		*last = eoff[w->locs[i - 1]] == eoff[w->locs[i - 1] + 1];
+	return e;
+}
+
+/* The line's bytes from its count on: " count\n" (one compare of the
+ * counts, shorter first on a common prefix). */
+static int cmp_counts(const struct jh_coll *c, uint32_t a, uint32_t b)
+{
+	size_t na = c->coff[a + 1] - c->coff[a], nb = c->coff[b + 1] - c->coff[b];
+	int r = memcmp(c->counts + c->coff[a], c->counts + c->coff[b], na < nb ? na : nb);
+	return r ? r : (na > nb) - (na < nb);
+}
+
+/* The two lines built and compared. */
+static int cmp_lines(const struct jh_coll *c, uint32_t a, uint32_t b)
+{
+	struct jh_sb x = JH_SB_INIT, y = JH_SB_INIT;
+	jh_sb_init(&x);
+	jh_sb_init(&y);
+	struct jh_coll_sink kx = {.kind = JH_SINK_SB, .sb = &x}, ky = {.kind = JH_SINK_SB, .sb = &y};
+	jh_coll_line(c, a, &kx);
+	jh_coll_line(c, b, &ky);
+	int r = memcmp(x.buf, y.buf, x.len < y.len ? x.len : y.len);
+	if (!r)
+		r = (x.len > y.len) - (x.len < y.len);
+	jh_sb_release(&x);
+	jh_sb_release(&y);
+	return r;
+}
+
+/* Byte order of the two stacks' lines, without building them: equal
+ * elements are skipped (pointer-equal most of the time), the first
+ * different one decides with its terminator (';' or ' '). */
+static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
+{
+	struct walk a, b;
+	walk_init(&a, c, sa);
+	walk_init(&b, c, sb);
+	/* shared whole locations from the root (not the last of either) */
+	while (a.li > 1 && b.li > 1 && a.locs[a.li - 1] == b.locs[b.li - 1]) {
+		a.li--;
+		b.li--;
+	}
+	for (;;) {
+		int la = 1, lb = 1;
+		uint32_t ex = walk_next(&a, &la), ey = walk_next(&b, &lb);
+		if (ex == UINT32_MAX || ey == UINT32_MAX) /* a stack emptied by allocator removal (rare) */
+			return cmp_lines(c, sa, sb);
+		if (!la && !lb && c->rk[ex] != c->rk[ey]) /* "x;" and "y;" differ */
+			return c->rk[ex] < c->rk[ey] ? -1 : 1;
+		struct iovec x = jh_coll_piece(c, a.l, ex - a.ebeg), y = jh_coll_piece(c, b.l, ey - b.ebeg);
+		size_t xl = x.iov_len - 1, yl = y.iov_len - 1, n = xl < yl ? xl : yl;
+		const char *xs = x.iov_base, *ys = y.iov_base;
+		if (xs != ys) {
+			int r = memcmp(xs, ys, n);
+			if (r)
+				return r;
+		}
+		unsigned char cx = xl > n ? (unsigned char)xs[n] : (la ? ' ' : ';');
+		unsigned char cy = yl > n ? (unsigned char)ys[n] : (lb ? ' ' : ';');
+		if (cx != cy)
+			return cx < cy ? -1 : 1;
+		if (la) /* both last, equal names: the counts decide */
+			return cmp_counts(c, sa, sb);
+	}
+}
+
+/*
+ * The sort key of a stack: the ranks + 1 of its first six elements, root
+ * first, in 21-bit fields, three per word (the first in the highest); a
+ * field is 0 from the line's last element on (its terminator is ' ', not
+ * ';'). Where two keys first differ in fields that are both non-zero, they
+ * order the lines; anything else is left to cmp_stacks. (Sorting compares
+ * neighbours in line order most: they often share a few elements.)
+ */
+#define KEY_BITS 21
+#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+
+struct keyed {
+	uint64_t key[2];
+	uint32_t stack;
+};
+
+static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
+{
+	struct walk w;
+	walk_init(&w, c, stack);
+	int stop = 0;
+	for (int i = 0; i < 6; i++) {
+		int last = 0;
+		uint32_t e = stop ? UINT32_MAX : walk_next(&w, &last);
+		stop = e == UINT32_MAX || last;
+		key[i / 3] = key[i / 3] << KEY_BITS | (stop ? 0 : c->rk[e] + 1);
+	}
+}
+
+static const struct jh_coll *sort_coll;
+
+static inline int cmp_keyed(const struct keyed *a, const struct keyed *b)
+{
+	int w = a->key[0] == b->key[0]; /* the first word that differs */
+	uint64_t x = a->key[w], y = b->key[w];
+	if (x != y) {
+		int sh = (63 - __builtin_clzll(x ^ y)) / KEY_BITS * KEY_BITS;
+		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
+			return x < y ? -1 : 1;
+	}
+	return cmp_stacks(sort_coll, a->stack, b->stack);
+}
+
+#define KEYED_LE(x, y) (cmp_keyed((x), (y)) <= 0)
+JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
+
+uint32_t *jh_coll_sort(const struct jh_coll *c)
+{
+	const struct jh_graph *g = c->g;
+	size_t n = g->nstacks;
+	struct keyed *kd = xmalloc(jh_st_mult(n ? n : 1, sizeof(*kd)));
+	struct keyed *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	for (size_t s = 0; s < n; s++) {
+		kd[s].key[0] = kd[s].key[1] = 0;
+		if (c->nranks < KEY_MASK)
+			stack_key(c, (uint32_t)s, kd[s].key);
+		kd[s].stack = (uint32_t)s;
+	}
+	sort_coll = c;
+	sort_keyed(kd, n, tmp);
+	free(tmp);
+	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
+	for (size_t s = 0; s < n; s++)
+		order[s] = kd[s].stack;
+	free(kd);
+	return order;
+}

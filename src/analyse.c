@@ -185,21 +185,57 @@ static const char *outer_name(struct jh_graph_priv *gp, const struct jh_model *m
 	return jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
 }
 
+/* Prefetches the memo of location l's outermost frame (loops in location
+ * order ask for memos all over memory). */
+static void prefetch_memo(const struct jh_graph_priv *gp, const struct jh_model *m, size_t l)
+{
+	uint32_t k = l < m->nlocs && m->locs[l].nframes ? gp->fid[m->locs[l].first] : UINT32_MAX;
+	if (k != UINT32_MAX)
+		__builtin_prefetch(&gp->fm[k]);
+}
+
+/* Whether memo fm's function is an allocator entry point: its short name
+ * is made without interning it unless the keys will need it. */
+static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm)
+{
+	if (!(fm->flags & FM_ALLOC_DONE)) {
+		if (!fm->shrt && gp->keep_shorts)
+			fm->shrt = jh_namer_short(&gp->namer, fm->func);
+		const char *shrt = fm->shrt;
+		if (!shrt) {
+			jh_sb_reset(&gp->sb2);
+			jh_short_function_name(&gp->sb2, fm->func);
+			shrt = gp->sb2.buf;
+		}
+		fm->flags |= FM_ALLOC_DONE | (jh_is_allocator_name(shrt) ? FM_ALLOC : 0);
+	}
+	return fm->flags & FM_ALLOC;
+}
+
+/* Whether location l's frames are the allocator's (removed, §6.6). */
+static int loc_is_alloc(struct jh_graph_priv *gp, const struct jh_location *l)
+{
+	if (l->allocator)
+		return 1;
+	struct jh_fmemo *fm = l->nframes ? frame_memo(gp, l, 0) : NULL;
+	return fm && memo_alloc(gp, fm);
+}
+
+/* The allocator test of every location, in one pass in location order
+ * (add_stack asks in stack order, all over memory). */
+static void mark_skips(struct jh_graph_priv *gp, const struct jh_model *m)
+{
+	for (size_t i = 0; i < m->nlocs; i++) {
+		prefetch_memo(gp, m, i + 8);
+		gp->lflags[i] = LF_SKIP_DONE | (loc_is_alloc(gp, &m->locs[i]) ? LF_SKIP : 0);
+	}
+}
+
 static int loc_skip(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id)
 {
 	uint8_t *f = &gp->lflags[id];
-	if (!(*f & LF_SKIP_DONE)) {
-		const struct jh_location *l = &m->locs[id];
-		int skip = l->allocator;
-		struct jh_fmemo *fm = !skip && l->nframes ? frame_memo(gp, l, 0) : NULL;
-		if (fm) {
-			if (!(fm->flags & FM_ALLOC_DONE))
-				fm->flags |= FM_ALLOC_DONE |
-					     (jh_is_allocator_name(frame_short(gp, m, l, 0)) ? FM_ALLOC : 0);
-			skip = fm->flags & FM_ALLOC;
-		}
-		*f |= LF_SKIP_DONE | (skip ? LF_SKIP : 0);
-	}
+	if (!(*f & LF_SKIP_DONE))
+		*f |= LF_SKIP_DONE | (loc_is_alloc(gp, &m->locs[id]) ? LF_SKIP : 0);
 	return *f & LF_SKIP;
 }
 
@@ -516,10 +552,7 @@ static void compute_nodes(struct jh_graph *g)
 		for (uint32_t i = 0; i < g->stacks[s].len; i++)
 			used[g->locpool[g->stacks[s].off + i]] = 1;
 	for (size_t l = 0; l < m->nlocs; l++) {
-		uint32_t k = l + 8 < m->nlocs && m->locs[l + 8].nframes
-				     ? gp->fid[m->locs[l + 8].first] : UINT32_MAX;
-		if (k != UINT32_MAX) /* the memo of a location ahead */
-			__builtin_prefetch(&gp->fm[k]);
+		prefetch_memo(gp, m, l + 8);
 		g->lockey_off[l] = (uint32_t)g->nkeypool;
 		if (used[l])
 			translate_location(g, (uint32_t)l);
@@ -611,6 +644,8 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_sb_init(&gp->sb2);
 	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	build_memos(gp, m);
+	gp->keep_shorts = nodes;
+	mark_skips(gp, m);
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||

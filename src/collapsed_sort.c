@@ -33,8 +33,13 @@
 			for (size_t lo = 0; lo < n; lo += 2 * w) {                              \
 				size_t mid = lo + w < n ? lo + w : n;                               \
 				size_t hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo; \
-				while (i < mid && j < hi)                                           \
-					dst[k++] = le(&src[i], &src[j]) ? src[i++] : src[j++];          \
+				while (i < mid && j < hi) { /* no branch on the order */           \
+					int r_ = !le(&src[i], &src[j]);                                 \
+					const T *p_ = r_ ? &src[j] : &src[i];                           \
+					dst[k++] = *p_;                                                 \
+					j += r_;                                                        \
+					i += !r_;                                                       \
+				}                                                                   \
 				while (i < mid)                                                     \
 					dst[k++] = src[i++];                                            \
 				while (j < hi)                                                      \
@@ -50,28 +55,30 @@
 
 /* ---- ranks of the element strings ---- */
 
-/* Bytes [8 * depth, 8 * depth + 8) of "s;" as a big-endian number, zeros
- * past the ';'. */
-static uint64_t chunk(const struct jh_coll_str *e, size_t depth)
+/* A string to rank: bytes [16 * depth, 16 * depth + 16) of its "s;" as a
+ * big-endian number (zeros past the ';'), the chunk sorted on. */
+struct rkey {
+	unsigned __int128 k;
+	const char *s;
+	size_t m; /* length with the ';' */
+	size_t el;
+};
+
+static unsigned __int128 chunk(const struct rkey *e, size_t depth)
 {
-	size_t m = e->len + 1, at = depth * 8;
+	size_t m = e->m, at = depth * 16;
 	if (at >= m)
 		return 0;
-	if (m - at >= 8) {
-		uint64_t v;
-		memcpy(&v, e->s + at, 8);
-		return __builtin_bswap64(v);
+	if (m - at >= 16) {
+		uint64_t v[2];
+		memcpy(v, e->s + at, 16);
+		return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 	}
-	uint64_t v = 0;
-	for (size_t i = 0; i < 8; i++)
+	unsigned __int128 v = 0;
+	for (size_t i = 0; i < 16; i++)
 		v = v << 8 | (at + i < m ? (unsigned char)e->s[at + i] : 0);
 	return v;
 }
-
-struct rkey {
-	uint64_t k; /* the chunk being sorted on */
-	uint32_t el;
-};
 
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)
 JH_MSORT(sort_rkeys, struct rkey, RKEY_LE)
@@ -94,8 +101,10 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
 	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
 	struct rkey *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
 	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
-	for (size_t i = 0; i < n; i++)
-		k[i] = (struct rkey){chunk(&el[i], 0), (uint32_t)i};
+	for (size_t i = 0; i < n; i++) {
+		k[i] = (struct rkey){0, el[i].s, el[i].len + 1, i};
+		k[i].k = chunk(&k[i], 0);
+	}
 	struct rtask *st = NULL;
 	size_t nst = 0, alloc = 0;
 	uint32_t r = 0;
@@ -112,16 +121,20 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
 			r++;
 			continue;
 		}
-		if (t.depth)
-			for (size_t i = 0; i < t.n; i++)
-				a[i].k = chunk(&el[a[i].el], t.depth);
+		if (t.depth) {
+			for (size_t i = 0; i < t.n; i++) {
+				if (i + 8 < t.n) /* the strings are all over memory */
+					__builtin_prefetch(a[i + 8].s + t.depth * 16);
+				a[i].k = chunk(&a[i], t.depth);
+			}
+		}
 		sort_rkeys(a, t.n, tmp);
 		/* the runs, last first */
 		for (size_t hi = t.n; hi > 0;) {
 			size_t lo = hi - 1;
 			while (lo > 0 && a[lo - 1].k == a[hi - 1].k)
 				lo--;
-			int ended = el[a[lo].el].len + 1 <= (t.depth + 1) * 8;
+			int ended = a[lo].m <= (t.depth + 1) * 16;
 			JH_GROW(st, nst + 1, alloc);
 			st[nst++] = (struct rtask){t.lo + lo, hi - lo, ended ? SIZE_MAX : t.depth + 1};
 			hi = lo;

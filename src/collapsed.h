@@ -21,7 +21,8 @@ struct jh_coll {
 	const struct jh_graph *g;
 	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
 	struct iovec *ovf;
-	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]) */
+	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
+	                     * at least one for a used location */
 	uint32_t *rk;       /* per element: byte order of its "name;" among all
 	                     * (equal strings, equal ranks) */
 	uint32_t nranks;

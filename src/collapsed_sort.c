@@ -180,9 +180,7 @@ static uint32_t walk_next(struct walk *w, int *last)
 		w->eend = eoff[w->l + 1];
 	}
 	uint32_t e = w->e++;
-	*last = w->e == w->eend;
-	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
-		*last = eoff[w->locs[i - 1]] == eoff[w->locs[i - 1] + 1];
+	*last = w->e == w->eend && !w->li; /* no location is without elements */
 	return e;
 }
 
@@ -250,31 +248,58 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 }
 
 /*
- * The sort key of a stack: the ranks + 1 of its first six elements, root
- * first, in 21-bit fields, three per word (the first in the highest); a
- * field is 0 from the line's last element on (its terminator is ' ', not
- * ';'). Where two keys first differ in fields that are both non-zero, they
- * order the lines; anything else is left to cmp_stacks. (Sorting compares
- * neighbours in line order most: they often share a few elements.)
+ * The sort key of a stack: the ranks + 1 of its first elements, root
+ * first, in fields of key_bits bits (enough for the ranks), key_per per
+ * word (the first in the highest); a field is 0 from the line's last
+ * element on (its terminator is ' ', not ';'). Where two keys first differ
+ * in fields that are both non-zero, they order the lines; anything else is
+ * left to cmp_stacks. (Sorting compares neighbours in line order most:
+ * they often share a few elements.)
  */
-#define KEY_BITS 21
-#define KEY_MASK ((1ULL << KEY_BITS) - 1)
+static unsigned key_bits, key_per;
+#define KEY_MASK ((1ULL << key_bits) - 1)
 
 struct keyed {
 	uint64_t key[2];
-	uint32_t stack;
+	uint32_t stack; /* | KEY_SHORT: its line ends within the key (a zero field) */
 };
+#define KEY_SHORT 0x80000000u
 
 static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
 {
-	struct walk w;
-	walk_init(&w, c, stack);
-	int stop = 0;
-	for (int i = 0; i < 6; i++) {
-		int last = 0;
-		uint32_t e = stop ? UINT32_MAX : walk_next(&w, &last);
-		stop = e == UINT32_MAX || last;
-		key[i / 3] = key[i / 3] << KEY_BITS | (stop ? 0 : c->rk[e] + 1);
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	const uint32_t *locs = c->g->locpool + gs->off;
+	unsigned f = 0, nf = 2 * key_per;
+	uint64_t k[2] = {0, 0};
+	for (uint32_t li = gs->len; li-- > 0 && f < nf;) {
+		uint32_t e = c->eoff[locs[li]], end = c->eoff[locs[li] + 1] - !li; /* not the last */
+		for (; e < end && f < nf; e++, f++)
+			k[f / key_per] = k[f / key_per] << key_bits | (c->rk[e] + 1);
+	}
+	for (; f < nf; f++)
+		k[f / key_per] <<= key_bits;
+	key[0] = k[0];
+	key[1] = k[1];
+}
+
+/* Prefetches what stack_key reads of stack s (its root-most locations are
+ * all over memory): stage 2 their ids, 1 their element offsets, 0 the
+ * ranks. */
+static void prefetch_key(const struct jh_coll *c, size_t s, int stage)
+{
+	const struct jh_graph *g = c->g;
+	if (s >= g->nstacks || !g->stacks[s].len)
+		return;
+	const uint32_t *locs = g->locpool + g->stacks[s].off, len = g->stacks[s].len;
+	if (stage == 2) {
+		__builtin_prefetch(locs + len - 1);
+		return;
+	}
+	for (uint32_t i = len; i-- > 0 && i + 4 >= len;) {
+		if (stage)
+			__builtin_prefetch(&c->eoff[locs[i]]);
+		else
+			__builtin_prefetch(&c->rk[c->eoff[locs[i]]]);
 	}
 }
 
@@ -285,14 +310,27 @@ static inline int cmp_keyed(const struct keyed *a, const struct keyed *b)
 	int w = a->key[0] == b->key[0]; /* the first word that differs */
 	uint64_t x = a->key[w], y = b->key[w];
 	if (x != y) {
-		int sh = (63 - __builtin_clzll(x ^ y)) / KEY_BITS * KEY_BITS;
+		int sh = (63 - __builtin_clzll(x ^ y)) / (int)key_bits * (int)key_bits;
 		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
 			return x < y ? -1 : 1;
 	}
-	return cmp_stacks(sort_coll, a->stack, b->stack);
+	return cmp_stacks(sort_coll, a->stack & ~KEY_SHORT, b->stack & ~KEY_SHORT);
 }
 
-#define KEYED_LE(x, y) (cmp_keyed((x), (y)) <= 0)
+/* Where neither line ends within its key, keys that differ order the lines
+ * as numbers. */
+static inline int keyed_le(const struct keyed *a, const struct keyed *b)
+{
+	if (!((a->stack | b->stack) & KEY_SHORT)) {
+		unsigned __int128 x = (unsigned __int128)a->key[0] << 64 | a->key[1];
+		unsigned __int128 y = (unsigned __int128)b->key[0] << 64 | b->key[1];
+		if (x != y)
+			return x < y;
+	}
+	return cmp_keyed(a, b) <= 0;
+}
+
+#define KEYED_LE(x, y) keyed_le((x), (y))
 JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
 
 uint32_t *jh_coll_sort(const struct jh_coll *c)
@@ -301,18 +339,26 @@ uint32_t *jh_coll_sort(const struct jh_coll *c)
 	size_t n = g->nstacks;
 	struct keyed *kd = xmalloc(jh_st_mult(n ? n : 1, sizeof(*kd)));
 	struct keyed *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	key_bits = 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1);
+	key_per = 64 / key_bits;
 	for (size_t s = 0; s < n; s++) {
 		kd[s].key[0] = kd[s].key[1] = 0;
-		if (c->nranks < KEY_MASK)
+		if (key_bits <= 21) {
+			prefetch_key(c, s + 12, 2);
+			prefetch_key(c, s + 8, 1);
+			prefetch_key(c, s + 4, 0);
 			stack_key(c, (uint32_t)s, kd[s].key);
+		}
 		kd[s].stack = (uint32_t)s;
+		if (!(kd[s].key[1] & KEY_MASK) || n > KEY_SHORT) /* a zero field */
+			kd[s].stack |= KEY_SHORT;
 	}
 	sort_coll = c;
 	sort_keyed(kd, n, tmp);
 	free(tmp);
 	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
 	for (size_t s = 0; s < n; s++)
-		order[s] = kd[s].stack;
+		order[s] = kd[s].stack & ~KEY_SHORT;
 	free(kd);
 	return order;
 }

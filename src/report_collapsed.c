@@ -62,12 +62,35 @@ static uint32_t frame_elem(struct elcache *ec, const struct jh_model *m, uint32_
 	return new_elem(ec, s, n);
 }
 
-static int all_named(const struct jh_graph *g, const struct jh_location *l)
+static int all_named(const uint32_t *fid, const struct jh_location *l)
 {
 	for (uint32_t i = 0; i < l->nframes; i++)
-		if (jh_graph_func_id(g, l->first + i) == UINT32_MAX)
+		if (fid[l->first + i] == UINT32_MAX)
 			return 0;
 	return l->nframes > 0;
+}
+
+/* Prefetches what making location l's elements reads first (names are all
+ * over memory): stage 1 the cache entries of its frames, 0 the names not
+ * made yet. */
+static void prefetch_loc(const struct elcache *ec, const struct jh_model *m,
+			 const uint32_t *fid, size_t l, int stage)
+{
+	if (l >= m->nlocs)
+		return;
+	const struct jh_location *loc = &m->locs[l];
+	for (uint32_t i = 0; i < loc->nframes; i++) {
+		uint32_t k = fid[loc->first + i];
+		if (k == UINT32_MAX)
+			continue;
+		if (stage) {
+			__builtin_prefetch(&ec->idx[i != 0][k]);
+		} else if (!ec->idx[i != 0][k]) {
+			const char *s = m->frames.items[loc->first + i].func;
+			for (int j = 0; j < 4; j++)
+				__builtin_prefetch(s + 64 * j);
+		}
+	}
 }
 
 /* The records of the used locations (elements [eoff[l], eoff[l+1]) of el,
@@ -113,10 +136,7 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 {
 	const struct jh_graph *g = c->g;
 	const struct jh_model *m = g->m;
-	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
-	for (size_t s = 0; s < g->nstacks; s++)
-		for (uint32_t i = 0; i < g->stacks[s].len; i++)
-			used[g->locpool[g->stacks[s].off + i]] = 1;
+	const uint32_t *fid = jh_graph_func_ids(g);
 	struct elcache ec = {.strs = strs};
 	size_t nf = jh_graph_nfuncs(g);
 	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
@@ -128,15 +148,17 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	size_t nel = 0, alloc = 0;
 	c->eoff = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*c->eoff)));
 	for (size_t l = 0; l < m->nlocs; l++) {
+		prefetch_loc(&ec, m, fid, l + 16, 1);
+		prefetch_loc(&ec, m, fid, l + 8, 0);
 		c->eoff[l] = (uint32_t)nel;
-		if (!used[l])
+		if (!jh_graph_loc_used(g, (uint32_t)l))
 			continue;
 		const struct jh_location *loc = &m->locs[l];
-		if (all_named(g, loc)) {
+		if (all_named(fid, loc)) {
 			JH_GROW(el, nel + loc->nframes, alloc);
 			for (uint32_t i = 0; i < loc->nframes; i++) {
 				uint32_t f = loc->first + i;
-				el[nel++] = frame_elem(&ec, m, f, jh_graph_func_id(g, f), i != 0);
+				el[nel++] = frame_elem(&ec, m, f, fid[f], i != 0);
 			}
 			continue;
 		}
@@ -163,7 +185,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	jh_sb_release(&ec.sb);
 	free(ec.idx[0]);
 	free(ec.idx[1]);
-	free(used);
 }
 
 /* Prefetches what writing stack order[s] will read: stacks come in line

@@ -46,20 +46,33 @@ static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
 	return (uint32_t)ec->nel++;
 }
 
-/* The element of frame f (named, function id fid). */
-static uint32_t frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
-			   uint32_t fid, int inl)
+/* The element of frame f (named, function id fid): its string is made
+ * later (make_names), {NULL, f << 1 | inl} until then. */
+static uint32_t frame_elem(struct elcache *ec, uint32_t f, uint32_t fid, int inl)
 {
 	uint32_t *v = &ec->idx[inl][fid];
-	if (*v)
-		return *v - 1;
-	jh_sb_reset(&ec->sb);
-	jh_collapsed_frame(&ec->sb, m->frames.items[f].func, inl);
-	size_t n = ec->sb.len;
-	jh_sb_addc(&ec->sb, ';'); /* see struct jh_coll */
-	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
-	*v = (uint32_t)ec->nel + 1;
-	return new_elem(ec, s, n);
+	if (!*v)
+		*v = new_elem(ec, NULL, (size_t)f << 1 | (size_t)inl) + 1;
+	return *v - 1;
+}
+
+/* Makes the strings of the named frames' elements, in the order they were
+ * first seen (their names, interned in that order, are read ahead). */
+static void make_names(struct elcache *ec, const struct jh_model *m)
+{
+	for (size_t k = 0; k < ec->nel; k++) {
+		if (k + 8 < ec->nel && !ec->el[k + 8].s)
+			for (int j = 0; j < 4; j++)
+				__builtin_prefetch(m->frames.items[ec->el[k + 8].len >> 1].func + 64 * j);
+		struct jh_coll_str *e = &ec->el[k];
+		if (e->s)
+			continue;
+		jh_sb_reset(&ec->sb);
+		jh_collapsed_frame(&ec->sb, m->frames.items[e->len >> 1].func, (int)(e->len & 1));
+		size_t n = ec->sb.len;
+		jh_sb_addc(&ec->sb, ';'); /* see struct jh_coll */
+		*e = (struct jh_coll_str){jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len), n};
+	}
 }
 
 static int all_named(const uint32_t *fid, const struct jh_location *l)
@@ -68,29 +81,6 @@ static int all_named(const uint32_t *fid, const struct jh_location *l)
 		if (fid[l->first + i] == UINT32_MAX)
 			return 0;
 	return l->nframes > 0;
-}
-
-/* Prefetches what making location l's elements reads first (names are all
- * over memory): stage 1 the cache entries of its frames, 0 the names not
- * made yet. */
-static void prefetch_loc(const struct elcache *ec, const struct jh_model *m,
-			 const uint32_t *fid, size_t l, int stage)
-{
-	if (l >= m->nlocs)
-		return;
-	const struct jh_location *loc = &m->locs[l];
-	for (uint32_t i = 0; i < loc->nframes; i++) {
-		uint32_t k = fid[loc->first + i];
-		if (k == UINT32_MAX)
-			continue;
-		if (stage) {
-			__builtin_prefetch(&ec->idx[i != 0][k]);
-		} else if (!ec->idx[i != 0][k]) {
-			const char *s = m->frames.items[loc->first + i].func;
-			for (int j = 0; j < 4; j++)
-				__builtin_prefetch(s + 64 * j);
-		}
-	}
 }
 
 /* The records of the used locations (elements [eoff[l], eoff[l+1]) of el,
@@ -148,8 +138,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	size_t nel = 0, alloc = 0;
 	c->eoff = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*c->eoff)));
 	for (size_t l = 0; l < m->nlocs; l++) {
-		prefetch_loc(&ec, m, fid, l + 16, 1);
-		prefetch_loc(&ec, m, fid, l + 8, 0);
 		c->eoff[l] = (uint32_t)nel;
 		if (!jh_graph_loc_used(g, (uint32_t)l))
 			continue;
@@ -158,7 +146,7 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 			JH_GROW(el, nel + loc->nframes, alloc);
 			for (uint32_t i = 0; i < loc->nframes; i++) {
 				uint32_t f = loc->first + i;
-				el[nel++] = frame_elem(&ec, m, f, fid[f], i != 0);
+				el[nel++] = frame_elem(&ec, f, fid[f], i != 0);
 			}
 			continue;
 		}
@@ -174,6 +162,7 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
+	make_names(&ec, m);
 	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks);
 	build_records(c, ec.el, el);
 	for (size_t i = 0; i < nel; i++)
@@ -198,7 +187,8 @@ static void prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_
 	const struct jh_gstack *gs = &g->stacks[order[s]];
 	const uint32_t *locs = g->locpool + gs->off;
 	if (stage) {
-		__builtin_prefetch(locs);
+		for (uint32_t i = 0; i < gs->len; i += 16)
+			__builtin_prefetch(locs + i);
 		__builtin_prefetch(locs + gs->len - 1);
 		return;
 	}
@@ -309,10 +299,10 @@ static int write_direct(FILE *out, const struct jh_coll *c, const uint32_t *orde
 	k->fd = fd;
 	k->n = k->err = 0;
 	for (size_t s = 0; s < g->nstacks && !k->err; s++) {
-		if (s + 12 < g->nstacks)
-			__builtin_prefetch(&g->stacks[order[s + 16]]);
-		prefetch_stack(c, order, s + 8, 1);
-		prefetch_stack(c, order, s + 4, 0);
+		if (s + 10 < g->nstacks)
+			__builtin_prefetch(&g->stacks[order[s + 10]]);
+		prefetch_stack(c, order, s + 6, 1);
+		prefetch_stack(c, order, s + 3, 0);
 		iovs_line(k, c, order[s]);
 	}
 	int r = k->err || writev_all(fd, k->iov, k->n) ? -1 : 0;

@@ -281,13 +281,25 @@ static void collapsed_safe(struct jh_sb *sb, size_t start)
 	}
 }
 
+size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl)
+{
+	memcpy(dst, func, n);
+	/* names rarely hold any: strpbrk skips to the first one */
+	for (const char *p = strpbrk(func, ";\n\r"); p; p = strpbrk(p + 1, ";\n\r"))
+		dst[p - func] = *p == ';' ? ':' : ' ';
+	if (inl) {
+		memcpy(dst + n, "[inline]", 8);
+		n += 8;
+	}
+	return n;
+}
+
 void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl)
 {
-	size_t start = sb->len;
-	jh_sb_adds(sb, func);
-	collapsed_safe(sb, start);
-	if (inl)
-		jh_sb_adds(sb, "[inline]");
+	size_t n = strlen(func);
+	jh_sb_grow(sb, n + 8);
+	sb->len += jh_collapsed_frame_to(sb->buf + sb->len, func, n, inl);
+	sb->buf[sb->len] = 0;
 }
 
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)

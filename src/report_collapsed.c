@@ -36,7 +36,6 @@ struct elcache {
 	struct jh_coll_str *el;
 	size_t nel, alloc;
 	struct jh_arena *strs;
-	struct jh_sb sb;
 };
 
 static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
@@ -67,11 +66,12 @@ static void make_names(struct elcache *ec, const struct jh_model *m)
 		struct jh_coll_str *e = &ec->el[k];
 		if (e->s)
 			continue;
-		jh_sb_reset(&ec->sb);
-		jh_collapsed_frame(&ec->sb, m->frames.items[e->len >> 1].func, (int)(e->len & 1));
-		size_t n = ec->sb.len;
-		jh_sb_addc(&ec->sb, ';'); /* see struct jh_coll */
-		*e = (struct jh_coll_str){jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len), n};
+		const char *func = m->frames.items[e->len >> 1].func;
+		size_t n = strlen(func);
+		char *s = jh_arena_alloc(ec->strs, n + 9);
+		n = jh_collapsed_frame_to(s, func, n, (int)(e->len & 1));
+		s[n] = ';'; /* see struct jh_coll */
+		*e = (struct jh_coll_str){s, n};
 	}
 }
 
@@ -131,7 +131,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	size_t nf = jh_graph_nfuncs(g);
 	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
 	ec.idx[1] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[1]));
-	jh_sb_init(&ec.sb);
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
 	uint32_t *el = NULL; /* element of each location's frame */
@@ -171,7 +170,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	free(rank);
 	free(ec.el);
 	jh_sb_release(&sb);
-	jh_sb_release(&ec.sb);
 	free(ec.idx[0]);
 	free(ec.idx[1]);
 }

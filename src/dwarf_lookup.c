@@ -42,12 +42,6 @@ static void assign_units(const struct jh_sched_range *r, size_t nr, const struct
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The speculative units: every header offset r gives an address (die_off unknown). */
 static size_t spec_units(const struct jh_sched_range *r, size_t nr, const uint64_t *addrs, size_t n,
 			 struct jh_cu **out)
@@ -57,7 +51,7 @@ static size_t spec_units(const struct jh_sched_range *r, size_t nr, const uint64
 	for (size_t i = 0; i < n; i++)
 		if ((k[nk] = jh_sched_find(r, nr, addrs[i])) != UINT64_MAX)
 			nk++;
-	jh_qsort(k, nk, sizeof(*k), cmp_u64);
+	jh_qsort(k, nk, sizeof(*k), jh_cmp_u64);
 	struct jh_cu *cus = xcalloc(nk + 1, sizeof(*cus));
 	for (size_t i = 0; i < nk; i++)
 		if (!nu || cus[nu - 1].hdr_off != k[i])

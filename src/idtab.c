@@ -18,9 +18,8 @@ void jh_idtab_release(struct jh_idtab *t)
 
 /* Slots keep the upper half of their id's hash: probes past other keys
  * touch neither the hashes nor the keys. */
-static void idtab_rehash(struct jh_idtab *t)
+static void idtab_resize(struct jh_idtab *t, size_t cap)
 {
-	size_t cap = t->cap ? t->cap * 2 : 64;
 	uint32_t *slots = xcalloc(cap, 2 * sizeof(*slots));
 	for (size_t id = 0; id < t->nr; id++) {
 		size_t i = t->hashes[id] & (cap - 1);
@@ -37,7 +36,7 @@ static void idtab_rehash(struct jh_idtab *t)
 uint32_t jh_idtab_put(struct jh_idtab *t, uint64_t h, jh_idtab_eq eq, const void *ctx, int *added)
 {
 	if ((t->nr + 1) * 4 > t->cap * 3)
-		idtab_rehash(t);
+		idtab_resize(t, t->cap ? t->cap * 2 : 64);
 	size_t i = h & (t->cap - 1);
 	uint32_t tag = (uint32_t)(h >> 32);
 	for (; t->slots[2 * i]; i = (i + 1) & (t->cap - 1)) {
@@ -53,6 +52,19 @@ uint32_t jh_idtab_put(struct jh_idtab *t, uint64_t h, jh_idtab_eq eq, const void
 	t->slots[2 * i + 1] = tag;
 	*added = 1;
 	return (uint32_t)t->nr++;
+}
+
+void jh_idtab_reserve(struct jh_idtab *t, size_t n)
+{
+	size_t cap = t->cap ? t->cap : 64;
+	while ((n + 1) * 4 > cap * 3)
+		cap *= 2;
+	if (cap != t->cap)
+		idtab_resize(t, cap);
+	if (n > t->alloc) {
+		t->hashes = xrealloc(t->hashes, jh_st_mult(n, sizeof(*t->hashes)));
+		t->alloc = n;
+	}
 }
 
 void jh_seqset_init(struct jh_seqset *s)

@@ -23,6 +23,8 @@ void jh_idtab_release(struct jh_idtab *t);
 /* Returns the id whose key equals the probe (hash h, eq(ctx, id) true), or
  * adds the next id (t->nr) and sets *added. */
 uint32_t jh_idtab_put(struct jh_idtab *t, uint64_t h, jh_idtab_eq eq, const void *ctx, int *added);
+/* Makes room for n ids in all (no rehash until then). */
+void jh_idtab_reserve(struct jh_idtab *t, size_t n);
 
 /* Sequences of uint32 stored as (off, len) in a pool the caller owns. */
 struct jh_seqset {

@@ -290,37 +290,50 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 	return 0;
 }
 
+/* Hands out the line s[0..n) (its '\n', if any, is at s[n]). */
+static int give_line(struct jh_input *in, char *s, size_t n, char **line, size_t *len)
+{
+	in->scan = in->start;
+	in->lineno++;
+	while (n && s[n - 1] == '\r')
+		n--;
+	s[n] = 0;
+	*line = s;
+	*len = n;
+	return 1;
+}
+
+int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
+{
+	char *s = in->buf + in->start;
+	char *nl = memchr(in->buf + in->scan, '\n', in->end - in->scan);
+	if (!nl) {
+		in->scan = in->end;
+		return 0;
+	}
+	size_t n = (size_t)(nl - s);
+	in->start += n + 1;
+	in->bytes += n + 1;
+	return give_line(in, s, n, line, len);
+}
+
 int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
 {
 	for (;;) {
-		char *s = in->buf + in->start;
-		char *nl = memchr(in->buf + in->scan, '\n', in->end - in->scan);
-		size_t n;
-		if (nl) {
-			n = (size_t)(nl - s);
-			in->start += n + 1;
-			in->bytes += n + 1;
-		} else if (in->eof) {
+		if (jh_input_line_buffered(in, line, len))
+			return 1;
+		if (in->eof) {
 			if (in->start == in->end)
 				return 0;
-			n = in->end - in->start;
+			char *s = in->buf + in->start;
+			size_t n = in->end - in->start;
 			in->start = in->end;
 			in->bytes += n;
 			in->unterminated = 1;
-		} else {
-			in->scan = in->end;
-			if (fill(in, d) < 0)
-				return -1;
-			continue;
+			return give_line(in, s, n, line, len);
 		}
-		in->scan = in->start;
-		in->lineno++;
-		while (n && s[n - 1] == '\r')
-			n--;
-		s[n] = 0;
-		*line = s;
-		*len = n;
-		return 1;
+		if (fill(in, d) < 0)
+			return -1;
 	}
 }
 

@@ -65,9 +65,7 @@ void jh_list_module_close(struct jh_list_module *lm)
 int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *names,
 		       struct jh_list_routine *r)
 {
-	const struct jh_elf_sym *sym = jh_elf_image_lookup(lm->m->symimg, a);
-	if (!sym && lm->m->symfallback)
-		sym = jh_elf_image_lookup(lm->m->symfallback, a);
+	const struct jh_elf_sym *sym = jh_module_symbol(lm->m, a);
 	if (!sym || !sym->size || sym->size > MAX_ROUTINE)
 		return -1;
 	char *dm = jh_demangle(sym->name);

@@ -70,31 +70,59 @@ static int loc_eq(const void *ctx, uint32_t id)
 	}
 }
 
-/* Returns the location id for candidate l (frames already in m->frames). */
-static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
+/* The index key of candidate l (frames in m->frames): *kind and hash. */
+static uint64_t loc_key(const struct jh_model *m, const struct jh_location *l, int *kind)
 {
-	struct jh_model_priv *mp = m->priv;
-	struct loc_probe p = {m, mp, KEY_PC, l};
+	const struct jh_model_priv *mp = m->priv;
 	uint64_t h;
+	*kind = KEY_PC;
 	if (mp->symbolic && l->nframes && frames_known(m->frames.items + l->first, l->nframes)) {
-		p.kind = KEY_SYM;
+		*kind = KEY_SYM;
 		h = frames_hash(m->frames.items + l->first, l->nframes);
 	} else if (l->module) {
-		p.kind = KEY_MOD;
+		*kind = KEY_MOD;
 		h = jh_hash_u64((uint64_t)(uintptr_t)l->module ^ jh_hash_u64(l->modaddr));
 	} else {
 		h = jh_hash_u64(l->pc);
 	}
-	h = h * 3 + (uint64_t)p.kind;
+	return h * 3 + (uint64_t)*kind;
+}
+
+static uint32_t loc_append(struct jh_model *m, const struct jh_location *l, int kind)
+{
+	struct jh_model_priv *mp = m->priv;
+	JH_GROW_LARGE(m->locs, m->nlocs + 1, m->locs_alloc);
+	JH_GROW_LARGE(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
+	m->locs[m->nlocs] = *l;
+	mp->lockind[m->nlocs] = (uint8_t)kind;
+	return (uint32_t)m->nlocs++;
+}
+
+/* Indexes the locations added without the index (see model_locations). */
+static void locs_index(struct jh_model *m)
+{
+	struct jh_model_priv *mp = m->priv;
+	jh_idtab_reserve(&mp->locs, m->nlocs);
+	for (size_t id = mp->locs.nr; id < m->nlocs; id++) {
+		struct loc_probe p = {m, mp, KEY_PC, &m->locs[id]};
+		uint64_t h = loc_key(m, &m->locs[id], &p.kind);
+		int added;
+		jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
+	}
+}
+
+/* Returns the location id for candidate l (frames already in m->frames). */
+static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
+{
+	struct jh_model_priv *mp = m->priv;
+	if (mp->locs.nr < m->nlocs)
+		locs_index(m);
+	struct loc_probe p = {m, mp, KEY_PC, l};
+	uint64_t h = loc_key(m, l, &p.kind);
 	int added;
 	uint32_t id = jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
-	if (added) {
-		JH_GROW(m->locs, m->nlocs + 1, m->locs_alloc);
-		JH_GROW(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
-		m->locs[m->nlocs] = *l;
-		mp->lockind[m->nlocs] = (uint8_t)p.kind;
-		m->nlocs++;
-	}
+	if (added)
+		loc_append(m, l, p.kind);
 	return id;
 }
 
@@ -124,7 +152,7 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	while (s) {
 		const char *ps = s;
 		size_t n = (size_t)(jh_names_part(ps, end, &s) - ps);
-		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
+		JH_GROW_LARGE(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
@@ -147,7 +175,7 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 	uint32_t n = sym->nparts;
 	while (n && ids[n - 1] == empty)
 		n--; /* trailing empty names */
-	JH_GROW(m->frames.items, m->frames.nr + n, m->frames.alloc);
+	JH_GROW_LARGE(m->frames.items, m->frames.nr + n, m->frames.alloc);
 	for (uint32_t k = 0; k < n; k++) {
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = funcs[ids[k]];
@@ -235,12 +263,6 @@ static void thread_add(struct jh_model *m, uint32_t t, uint32_t stack, const str
 	th->nr++;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Sorts each thread's entries by stack id and sums the entries of one
  * stack (in the order they were added). */
 static void threads_merge(struct jh_model *m)
@@ -252,7 +274,7 @@ static void threads_merge(struct jh_model *m)
 		uint64_t *key = xmalloc(jh_st_mult(th->nr, sizeof(*key)));
 		for (size_t i = 0; i < th->nr; i++)
 			key[i] = (uint64_t)th->stacks[i] << 32 | i;
-		jh_qsort(key, th->nr, sizeof(*key), cmp_u64);
+		jh_qsort(key, th->nr, sizeof(*key), jh_cmp_u64);
 		uint32_t *stacks = xmalloc(jh_st_mult(th->nr, sizeof(*stacks)));
 		struct jh_counts *c = xmalloc(jh_st_mult(th->nr, sizeof(*c)));
 		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base))) : NULL;
@@ -335,126 +357,181 @@ static int maps_sorted(const struct jh_profile *p)
 	return 1;
 }
 
-/* Location ids of p's unique pcs; out[i] for upcs[i]. */
-static int model_locations(struct jh_model *m, struct jh_profile *p, const uint64_t *upcs,
-			   const struct jh_symname **syms, size_t nu, struct jh_symbolizer *s,
+/* No two mappings of one file map a common file offset (checked for a
+ * few mappings only). */
+static int maps_disjoint(const struct jh_profile *p)
+{
+	if (p->nmaps > 64)
+		return 0;
+	for (size_t i = 0; i < p->nmaps; i++) {
+		const struct jh_mapping *a = &p->maps[i];
+		for (size_t j = i + 1; a->path && j < p->nmaps; j++) {
+			const struct jh_mapping *b = &p->maps[j];
+			if (b->path && !strcmp(a->path, b->path) &&
+			    a->offset < b->offset + (b->end - b->start) &&
+			    b->offset < a->offset + (a->end - a->start))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* The location of pc from its symbolization result r; out: its id. */
+static uint32_t add_location(struct jh_model *m, uint64_t pc, const struct jh_symresult *r,
+			     int unindexed)
+{
+	struct jh_location l = {
+		.pc = pc,
+		.module = r->module,
+		.modaddr = r->modaddr,
+		.status = r->status,
+		.allocator = r->allocator,
+		.first = r->first,
+		.nframes = r->nframes,
+	};
+	return unindexed ? loc_append(m, &l, l.module ? KEY_MOD : KEY_PC) : model_location(m, &l);
+}
+
+static const struct jh_symname *id_symbol(const struct jh_profile *p, size_t id)
+{
+	return p->upc_syms[id] ? &p->syms[p->upc_syms[id] - 1] : NULL;
+}
+
+/* Location ids of p's pc ids (upcs, in order); out[id]. */
+static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
 			   uint32_t *out, struct jh_diag *d)
 {
-	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
+	size_t nu = p->nupcs;
+	const uint64_t *upcs = p->upcs;
+	/* The keys of the first file's distinct pcs are distinct when its
+	 * names are embedded (modaddr = file offset) and no two mappings of a
+	 * file share an offset: they are indexed only if another file comes. */
+	struct jh_model_priv *mp = m->priv;
+	int unindexed = m->nlocs == 0 && !mp->symbolic && p->has_symbols && maps_disjoint(p);
+	if (!unindexed)
+		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
+	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
+	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
 		uint32_t empty = UINT32_MAX;
 		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
 		for (size_t i = 0; i < nu; i++) {
-			if (funcs && i + 8 < nu && syms[i + 8])
-				__builtin_prefetch(syms[i + 8]);
-			if (funcs && i + 4 < nu && syms[i + 4])
-				__builtin_prefetch(p->sym_frames + syms[i + 4]->first);
-			if (funcs && syms[i])
-				embedded_parts(m, p, syms[i], funcs, empty, &res[i]);
+			const struct jh_symname *sym = id_symbol(p, i);
+			if (funcs && i + 8 < nu && p->upc_syms[i + 8])
+				__builtin_prefetch(id_symbol(p, i + 8));
+			if (funcs && i + 4 < nu && p->upc_syms[i + 4])
+				__builtin_prefetch(p->sym_frames + id_symbol(p, i + 4)->first);
+			struct jh_symresult r;
+			if (funcs && sym)
+				embedded_parts(m, p, sym, funcs, empty, &r);
 			else
-				embedded_frames(m, syms[i] ? syms[i]->names : NULL, upcs[i], &res[i]);
-			embedded_module(m, p, sorted, paths, upcs[i], &res[i]);
+				embedded_frames(m, sym ? sym->names : NULL, upcs[i], &r);
+			embedded_module(m, p, sorted, paths, upcs[i], &r);
+			out[i] = add_location(m, upcs[i], &r, unindexed);
 		}
 		free(funcs);
 		free(paths);
-	} else if (s) {
-		if (jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
-			free(res);
-			return -1;
-		}
+		return 0;
 	}
-	for (size_t i = 0; i < nu; i++) {
-		struct jh_location l = {
-			.pc = upcs[i],
-			.module = res[i].module,
-			.modaddr = res[i].modaddr,
-			.status = res[i].status,
-			.allocator = res[i].allocator,
-			.first = res[i].first,
-			.nframes = res[i].nframes,
-		};
-		out[i] = model_location(m, &l);
+	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
+	if (s && jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
+		free(res);
+		return -1;
 	}
+	for (size_t i = 0; i < nu; i++)
+		out[i] = add_location(m, upcs[i], &res[i], unindexed);
 	free(res);
 	return 0;
 }
 
-struct pcslot {
-	uint64_t key;
-	uint32_t val; /* index in upcs + 1, 0 = empty */
-};
+/*
+ * The location id of every pc id of p (ids are in the order of first use,
+ * and locations are made in that order). *identity: every id got the new
+ * location with its own number (the first file, all pcs distinct).
+ */
+static uint32_t *id_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
+			      int *identity, struct jh_diag *d)
+{
+	size_t nu = p->nupcs;
+	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
+	if (model_locations(m, p, s, glob, d)) {
+		free(glob);
+		return NULL;
+	}
+	*identity = 1;
+	for (size_t id = 0; id < nu && *identity; id++)
+		*identity = glob[id] == id;
+	return glob;
+}
+
+/* The stacks of the model not yet in the stack index (the first file's,
+ * when they were taken without it). */
+static void stacks_index(struct jh_model *m)
+{
+	struct jh_model_priv *mp = m->priv;
+	for (size_t i = mp->stacks.t.nr; i < m->nstacks; i++) {
+		int added;
+		jh_seqset_put(&mp->stacks, m->locpool, m->stacks[i].off, m->stacks[i].len, &added);
+	}
+}
+
+static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
+{
+	struct jh_model_priv *mp = m->priv;
+	JH_GROW_LARGE(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	JH_GROW_LARGE(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
+	struct jh_mstack *ms = &m->stacks[m->nstacks];
+	memset(ms, 0, sizeof(*ms));
+	ms->off = off;
+	ms->len = len;
+	mp->in_profile[m->nstacks] = 0;
+	return (uint32_t)m->nstacks++;
+}
+
+/* Frees what densify made (profiles built by hand do not know of it). */
+static void drop_dense(struct jh_profile *p)
+{
+	free(p->pcids);
+	free(p->upcs);
+	free(p->upc_syms);
+	p->pcids = NULL;
+	p->upcs = NULL;
+	p->upc_syms = NULL;
+	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+}
 
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	/* unique pcs; p->pcs[i] is replaced by the index of its pc in upcs.
-	 * Key and value share a slot (one cache miss per probe); sized from
-	 * the symbol section when there is one (about one line per pc). */
-	size_t cap = 1024;
-	while (3 * cap < 4 * p->nsyms && cap < p->npcs)
-		cap *= 2;
-	struct pcslot *tab = xcalloc(cap, sizeof(*tab));
-	uint64_t *upcs = NULL;
-	size_t nu = 0, ualloc = 0;
-	for (size_t i = 0; i < p->npcs; i++) {
-		uint64_t pc = p->pcs[i];
-		if (i + 16 < p->npcs) /* the table is bigger than the caches */
-			__builtin_prefetch(&tab[jh_hash_u64(p->pcs[i + 16]) & (cap - 1)]);
-		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (tab[j].val && tab[j].key != pc)
-			j = (j + 1) & (cap - 1);
-		if (!tab[j].val) {
-			JH_GROW(upcs, nu + 1, ualloc);
-			upcs[nu++] = pc;
-			tab[j].key = pc;
-			tab[j].val = (uint32_t)nu;
-			if (4 * nu > 3 * cap) { /* rehash from upcs */
-				cap *= 2;
-				free(tab);
-				tab = xcalloc(cap, sizeof(*tab));
-				for (size_t u = 0; u < nu; u++) {
-					size_t k = jh_hash_u64(upcs[u]) & (cap - 1);
-					while (tab[k].val)
-						k = (k + 1) & (cap - 1);
-					tab[k].key = upcs[u];
-					tab[k].val = (uint32_t)u + 1;
-				}
-			}
-			p->pcs[i] = nu - 1;
-			continue;
-		}
-		p->pcs[i] = tab[j].val - 1;
-	}
-	/* symbol-section names of the unique pcs (lines for other pcs unused) */
-	const struct jh_symname **names = xcalloc(nu ? nu : 1, sizeof(*names));
-	for (size_t i = 0; i < p->nsyms; i++) {
-		uint64_t pc = p->syms[i].pc;
-		if (i + 16 < p->nsyms)
-			__builtin_prefetch(&tab[jh_hash_u64(p->syms[i + 16].pc) & (cap - 1)]);
-		size_t j = jh_hash_u64(pc) & (cap - 1);
-		while (tab[j].val && tab[j].key != pc)
-			j = (j + 1) & (cap - 1);
-		if (tab[j].val)
-			names[tab[j].val - 1] = &p->syms[i];
-	}
-	free(tab);
-
-	uint32_t *glob = xmalloc(jh_st_mult(nu ? nu : 1, sizeof(*glob)));
-	int r = model_locations(m, p, upcs, names, nu, s, glob, d);
-	free(names);
-	free(upcs);
-	if (r) {
-		free(glob);
+	jh_profile_densify(p);
+	free(p->pc_slots); /* the reader's indexes: their memory is reused */
+	free(p->stack_slots);
+	p->pc_slots = NULL;
+	p->stack_slots = NULL;
+	p->pc_slots_cap = p->stack_slots_cap = 0;
+	int identity;
+	uint32_t *glob = id_locations(m, p, s, &identity, d);
+	if (!glob) {
+		drop_dense(p);
 		return -1;
 	}
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are
 	 * subtracted from it (jeheap's --base also applies to --thread) */
-	int thread_data = is_base || mp->nprofiles == 0;
+	int thread_data = (is_base || mp->nprofiles == 0) && !p->no_threads;
+	if (mp->keep_first && !is_base && mp->nprofiles == 0) {
+		m->nfirst = p->nupcs;
+		m->first_pcs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint64_t)));
+		m->first_locs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint32_t)));
+		if (m->nfirst) {
+			memcpy(m->first_pcs, p->upcs, m->nfirst * sizeof(uint64_t));
+			memcpy(m->first_locs, glob, m->nfirst * sizeof(uint32_t));
+		}
+	}
 	if (!is_base)
 		mp->nprofiles++;
 	if (!mp->nfiles++)
@@ -474,49 +551,48 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	}
 
 	uint32_t *pstack = xmalloc(jh_st_mult(p->nstacks ? p->nstacks : 1, sizeof(*pstack)));
-	/* The first profile's pc pool becomes the model's location pool, in
-	 * place (uint32 ids written over the uint64 pcs, never ahead of the
-	 * reading position), so that both never exist at once. */
-	int steal = m->nlocpool == 0 && !m->locpool && p->npcs;
+	/* The first profile's pc id pool becomes the model's location pool,
+	 * in place. When its pc ids are the location ids, its stacks (unique)
+	 * are the model's: no index is needed until a second file. */
+	int steal = m->nlocpool == 0 && !m->locpool && p->npcids;
 	if (steal) {
-		uint32_t *ids = (uint32_t *)(void *)p->pcs;
-		for (size_t i = 0; i < p->npcs; i++)
-			ids[i] = glob[p->pcs[i]];
-		m->locpool = xrealloc(p->pcs, jh_st_mult(p->npcs, sizeof(uint32_t)));
-		m->locpool_alloc = p->npcs;
-		p->pcs = NULL;
-		p->npcs = p->pcs_alloc = 0;
+		for (size_t i = 0; !identity && i < p->npcids; i++)
+			p->pcids[i] = glob[p->pcids[i]];
+		m->locpool = p->pcids;
+		m->locpool_alloc = p->pcids_alloc;
+		m->nlocpool = p->npcids;
+		p->pcids = NULL;
+		p->npcids = p->pcids_alloc = 0;
 	}
+	int direct = steal && identity && m->nstacks == 0;
+	if (!direct)
+		stacks_index(m);
 	for (size_t i = 0; i < p->nstacks; i++) {
 		const struct jh_stack *st = &p->stacks[i];
-		size_t off = st->off;
-		if (!steal) {
-			off = m->nlocpool;
-			JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
-			for (uint32_t k = 0; k < st->len; k++)
-				m->locpool[m->nlocpool + k] = glob[p->pcs[st->off + k]];
-		}
-		int added;
-		uint32_t id = jh_seqset_put(&mp->stacks, m->locpool, off, st->len, &added);
-		if (added) {
-			JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
-			JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
-			struct jh_mstack *ms = &m->stacks[m->nstacks];
-			memset(ms, 0, sizeof(*ms));
-			ms->off = off;
-			ms->len = st->len;
-			mp->in_profile[m->nstacks] = 0;
-			m->nstacks++;
-			if (!steal)
-				m->nlocpool += st->len;
+		uint32_t id;
+		if (direct) {
+			id = new_stack(m, st->off, st->len);
+		} else {
+			size_t off = st->off;
+			if (!steal) {
+				off = m->nlocpool;
+				JH_GROW_LARGE(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+				for (uint32_t k = 0; k < st->len; k++)
+					m->locpool[m->nlocpool + k] = glob[p->pcids[st->off + k]];
+			}
+			int added;
+			id = jh_seqset_put(&mp->stacks, m->locpool, off, st->len, &added);
+			if (added) {
+				new_stack(m, off, st->len);
+				if (!steal)
+					m->nlocpool += st->len;
+			}
 		}
 		pstack[i] = id;
 		if (!is_base)
 			mp->in_profile[id] = 1;
 		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
 	}
-	if (steal)
-		m->nlocpool = m->locpool_alloc;
 	for (size_t i = 0; thread_data && i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
 		const struct jh_thread *th = &p->threads[ts->thread];
@@ -528,6 +604,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
 	free(glob);
+	drop_dense(p);
 	return 0;
 }
 
@@ -594,6 +671,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 {
 	jh_model_init(m, o->nbases > 0);
 	m->sym = s;
+	((struct jh_model_priv *)m->priv)->keep_first = o->output == JH_OUT_RAW;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
@@ -602,6 +680,8 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		struct jh_profile p;
 		jh_profile_init(&p);
 		p.split_symbols = 1;
+		p.dense_pcs = 1;
+		p.no_threads = !o->have_thread; /* only --thread reads them */
 		int r = jh_profile_read(&p, path, d);
 		JH_TRACE("model: read %s", path);
 		if (!r)
@@ -680,6 +760,8 @@ void jh_model_release(struct jh_model *m)
 	free(m->frames.items);
 	free(m->locpool);
 	free(m->stacks);
+	free(m->first_pcs);
+	free(m->first_locs);
 	jh_intern_release(&m->names);
 	memset(m, 0, sizeof(*m));
 }

@@ -129,15 +129,28 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 	return 0;
 }
 
+int jh_adjust_check(struct jh_reader *r, int algo, double period, const uint64_t raw[4])
+{
+	for (int i = 0; i < 4; i += 2) {
+		if (algo && period != 0 && raw[i] != 0 && raw[i + 1] == 0)
+			return jh_bad_line(r, "%llu objects with 0 bytes",
+					   (unsigned long long)raw[i]);
+		if (algo == 1 && period != 0 && raw[i] == 0 && raw[i + 1] != 0)
+			/* v1 divides by n: jeprof dies; 0 objects with 0 bytes stays 0 */
+			return jh_bad_line(r, "%llu bytes in 0 objects",
+					   (unsigned long long)raw[i + 1]);
+	}
+	return 0;
+}
+
 int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
 	      struct jh_counts *c)
 {
+	if (jh_adjust_check(r, algo, period, raw))
+		return -1;
 	for (int i = 0; i < 4; i += 2) {
 		double n = (double)raw[i], s = (double)raw[i + 1];
 		if (algo && period != 0 && n != 0) {
-			if (s == 0)
-				return jh_bad_line(r, "%llu objects with 0 bytes",
-						   (unsigned long long)raw[i]);
 			double ratio = ((s * 1.0) / n) / period;
 			if (algo == 2) {
 				double scale = 1 / (1 - exp(-ratio));
@@ -147,10 +160,6 @@ int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4
 				n /= ratio;
 				s /= ratio;
 			}
-		} else if (algo == 1 && period != 0 && s != 0) {
-			/* v1 divides by n: jeprof dies; 0 objects with 0 bytes stays 0 */
-			return jh_bad_line(r, "%llu bytes in 0 objects",
-					   (unsigned long long)raw[i + 1]);
 		}
 		c->v[i] = n;
 		c->v[i + 1] = s;
@@ -261,6 +270,7 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 				 "file ends before the profile");
 	}
 	jh_profile_sort_symbols(p);
+	jh_profile_pc_flush(p);
 	free(r.pcs);
 	jh_sb_release(&r.sb);
 	jh_sb_release(&r.quote);

@@ -29,6 +29,19 @@ struct jh_reader {
 	uint32_t tcache[256]; /* thread uid -> index + 1 (0 = not looked up yet) */
 };
 
+/*
+ * JH_GROW for arrays that may become large: once past 1 MB the capacity
+ * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
+ * threshold to 8 MB): pages are only touched as they are used, and later
+ * growth remaps them instead of copying (no page faulted in twice).
+ */
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
+#define JH_GROW_LARGE(items, want, alloc)                                           \
+	do {                                                                        \
+		if ((size_t)(want) > (size_t)(alloc))                               \
+			(items) = jh_grow_large((items), (want), &(alloc), sizeof(*(items))); \
+	} while (0)
+
 /* Character classes: Perl's \s (space \t \n \v \f \r). */
 extern const unsigned char jh_space_tab[256];
 static inline int jh_isspace(char c)
@@ -123,8 +136,8 @@ static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char 
 		n = (size_t)__builtin_ctzll(m) >> 3;
 	else if ((m = ~jh_hexmask8(b) & 0x8080808080808080ULL))
 		n = 8 + ((size_t)__builtin_ctzll(m) >> 3);
-	else
-		n = 17;
+	else /* 16 hex digits: the 17th byte is at most the line's NUL */
+		n = jh_hexval[(unsigned char)s[16]] ? 17 : 16;
 	if (n == 0 || n > 16 || s + n > e || (s + n < e && !jh_isspace(s[n])))
 		return jh_parse_hex_slow(r, sp, e, v);
 	if (n <= 8) {
@@ -182,6 +195,8 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
  * -1 with a message where jeprof would divide by zero. */
 int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
 	      struct jh_counts *c);
+/* Only the checks of jh_adjust (same messages), for counts not kept. */
+int jh_adjust_check(struct jh_reader *r, int algo, double period, const uint64_t raw[4]);
 /* Next body line of a heap profile: 1 with [*s, *e) trimmed and non-blank,
  * 0 at the end (end of input, or a map section, which has then been read
  * into the profile), -1 on error. */
@@ -209,19 +224,29 @@ static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash);
+/* Tables of (key, value) pairs, value 0 = empty, linear probing from
+ * key & (cap - 1), or jh_hash_u64(key) & (cap - 1) with mix: returns a copy
+ * of old (oldcap slots, freed) with cap slots. */
+uint64_t *jh_pairs_resize(uint64_t *old, size_t oldcap, size_t cap, int mix);
+/* Dense pc ids (profile_pcs.c): out[i] = the id of pcs[i], new ids for new
+ * pcs. */
+void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out);
+/* Looks up the pending pcs of the pool (see pool_add). */
+void jh_profile_pc_flush(struct jh_profile *p);
 /* Starts fetching the index slot that interning this stack will probe
  * first (the reader parses the record's count lines meanwhile). */
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash);
 /*
- * Symbol lines: added to the batch (the names copied) and
- * stored together when it is full or flushed, so that the index probes of
- * all their parts are fetched from memory at once.
+ * Symbol lines: added to the batch (the names are not copied: the caller
+ * flushes the batch before they change) and stored together when it is
+ * full or flushed, so that the index probes of all their parts are fetched
+ * from memory at once. Names contain no NUL byte (the input rejects them).
  */
 #define JH_SYMBATCH 32
 struct jh_symbatch {
-	struct jh_sb text;         /* the names of the lines, one after another */
 	uint64_t pcs[JH_SYMBATCH];
-	size_t off[JH_SYMBATCH], len[JH_SYMBATCH];
+	const char *names[JH_SYMBATCH];
+	size_t len[JH_SYMBATCH];
 	size_t n;
 	struct jh_sympart *parts;  /* scratch of jh_symbatch_flush */
 	size_t parts_alloc;

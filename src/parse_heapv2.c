@@ -70,11 +70,14 @@ static int record_line(struct jh_reader *r, const char *s, const char *e, double
 		return -1;
 	if (s != e)
 		return jh_bad_line(r, "bad count line: text after ']'");
-	if (jh_adjust(r, 2, period, v, &c))
+	int keep = uid == UINT64_MAX || !r->p->no_threads;
+	if (keep ? jh_adjust(r, 2, period, v, &c) : jh_adjust_check(r, 2, period, v))
 		return -1;
 	/* interned at its first count line: a record without one adds nothing */
 	if (*stack == NO_STACK)
 		*stack = jh_profile_intern_stack_hashed(r->p, r->pcs, (uint32_t)r->npcs, r->pcs_hash);
+	if (!keep)
+		return 0;
 	if (uid == UINT64_MAX)
 		jh_profile_add(r->p, *stack, &c);
 	else

@@ -40,13 +40,19 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
 }
 
 /* The symbol lines up to the end of the section (1: a "---" line came) or
- * to an error (-1); the lines read are in the batch. */
+ * to an error (-1); the lines read are in the batch. Lines are taken in
+ * place from the input's buffer; the batch is stored before it is refilled. */
 static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
 	char *line;
 	size_t len;
 	int rc;
-	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+	for (;;) {
+		if (!jh_input_line_buffered(r->in, &line, &len)) {
+			jh_symbatch_flush(r->p, b);
+			if ((rc = jh_next_line(r, &line, &len)) <= 0)
+				break;
+		}
 		const char *s = line, *e = line + len;
 		if (len >= 2 && s[0] == '0' && s[1] == 'x') {
 			if (symbol_line(r, b, s, e))

@@ -5,6 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size)
+{
+	size_t n = *alloc < 16 ? 16 : *alloc * 2;
+	if (n < want)
+		n = want;
+	size_t big = ((size_t)16 << 20) / size;
+	if (n < big && jh_st_mult(n, size) >= ((size_t)1 << 20))
+		n = big;
+	*alloc = n;
+	return xrealloc(items, jh_st_mult(n, size));
+}
+
 void jh_profile_init(struct jh_profile *p)
 {
 	memset(p, 0, sizeof(*p));
@@ -15,6 +27,11 @@ void jh_profile_release(struct jh_profile *p)
 	free(p->source);
 	free(p->binary);
 	free(p->pcs);
+	free(p->pcids);
+	free(p->upcs);
+	free(p->upc_syms);
+	free(p->pc_pending);
+	free(p->pc_slots);
 	free(p->stacks);
 	free(p->tsamples);
 	for (size_t i = 0; i < p->nthreads; i++)
@@ -84,6 +101,50 @@ void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t 
 		__builtin_prefetch(&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
 }
 
+static int stack_equal(const struct jh_profile *p, const struct jh_stack *s, const uint64_t *pcs,
+		       uint32_t n)
+{
+	if (s->len != n)
+		return 0;
+	if (!p->dense_pcs)
+		return !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs));
+	if (p->npc_pending && s->off >= p->pending_off)
+		return !memcmp(p->pc_pending + (s->off - p->pending_off), pcs,
+			       (size_t)n * sizeof(*pcs));
+	const uint32_t *ids = p->pcids + s->off;
+	for (uint32_t k = 0; k < n; k++)
+		if (p->upcs[ids[k]] != pcs[k])
+			return 0;
+	return 1;
+}
+
+/* Appends the stack's pcs (or their ids) to the pool; returns the offset.
+ * The ids of a few stacks are looked up together (jh_profile_pc_flush),
+ * the table's slots fetched well ahead. */
+static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
+{
+	size_t off;
+	if (p->dense_pcs) {
+		off = p->npcids;
+		JH_GROW_LARGE(p->pcids, p->npcids + n, p->pcids_alloc);
+		if (!p->npc_pending)
+			p->pending_off = off;
+		JH_GROW(p->pc_pending, p->npc_pending + n, p->pc_pending_alloc);
+		memcpy(p->pc_pending + p->npc_pending, pcs, (size_t)n * sizeof(*pcs));
+		p->npc_pending += n;
+		p->npcids += n;
+		if (p->npc_pending >= 1024)
+			jh_profile_pc_flush(p);
+	} else {
+		off = p->npcs;
+		JH_GROW_LARGE(p->pcs, p->npcs + n, p->pcs_alloc);
+		if (n)
+			memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
+		p->npcs += n;
+	}
+	return off;
+}
+
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
 					uint64_t hash)
 {
@@ -94,26 +155,20 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 	size_t j = tag & mask;
 	uint32_t id;
 	while ((id = p->stack_slots[2 * j])) {
-		if (p->stack_slots[2 * j + 1] == tag) {
-			const struct jh_stack *s = &p->stacks[id - 1];
-			if (s->len == n && !memcmp(p->pcs + s->off, pcs, (size_t)n * sizeof(*pcs)))
-				return id - 1;
-		}
+		if (p->stack_slots[2 * j + 1] == tag && stack_equal(p, &p->stacks[id - 1], pcs, n))
+			return id - 1;
 		j = (j + 1) & mask;
 	}
 	if (p->nstacks >= UINT32_MAX - 1) {
 		fprintf(stderr, "jeheap: too many stacks\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
-	if (n)
-		memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
-	JH_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	size_t off = pool_add(p, pcs, n);
+	JH_GROW_LARGE(p->stacks, p->nstacks + 1, p->stacks_alloc);
 	struct jh_stack *s = &p->stacks[p->nstacks];
 	memset(s, 0, sizeof(*s));
-	s->off = p->npcs;
+	s->off = off;
 	s->len = n;
-	p->npcs += n;
 	id = (uint32_t)p->nstacks++;
 	p->stack_slots[2 * j] = id + 1;
 	p->stack_slots[2 * j + 1] = tag;
@@ -224,25 +279,54 @@ const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t 
 	return x;
 }
 
+uint64_t *jh_pairs_resize(uint64_t *old, size_t oldcap, size_t cap, int mix)
+{
+	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
+	for (size_t i = 0; i < oldcap; i++) {
+		if (!old[2 * i + 1])
+			continue;
+		uint64_t key = old[2 * i];
+		size_t j = (mix ? jh_hash_u64(key) : key) & (cap - 1);
+		while (slots[2 * j + 1])
+			j = (j + 1) & (cap - 1);
+		slots[2 * j] = key;
+		slots[2 * j + 1] = old[2 * i + 1];
+	}
+	free(old);
+	return slots;
+}
+
 static void sym_index_grow(struct jh_profile *p)
 {
 	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
-	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
-	for (size_t i = 0; i < p->sym_index_cap; i++) {
-		if (!p->sym_index[2 * i + 1])
-			continue;
-		size_t j = p->sym_index[2 * i] & (cap - 1);
-		while (slots[2 * j + 1])
-			j = (j + 1) & (cap - 1);
-		slots[2 * j] = p->sym_index[2 * i];
-		slots[2 * j + 1] = p->sym_index[2 * i + 1];
-	}
-	free(p->sym_index);
-	p->sym_index = slots;
+	p->sym_index = jh_pairs_resize(p->sym_index, p->sym_index_cap, cap, 0);
 	p->sym_index_cap = cap;
 }
 
-/* Returns the id in sym_parts of s[0..n), whose jh_hash_str is h. */
+/*
+ * The index key of a name: its length and five 8-byte samples (start, end,
+ * quarters, middle), not a hash of every byte: most names read are equal to
+ * one stored already, which memcmp then checks in full; the real hash
+ * (jh_hash_str) is computed only for the distinct names stored.
+ */
+static uint64_t name_key(const char *s, size_t n)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
+	if (n >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(&c, s + (n - 8) / 2, 8);
+		memcpy(&d, s + (n - 8) / 4, 8);
+		memcpy(&e, s + 3 * ((n - 8) / 4), 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	uint64_t h = jh_hash_u64(a ^ (n * 0x9e3779b97f4a7c15ULL));
+	h = jh_hash_u64(h ^ b) + c;
+	return jh_hash_u64(h ^ d ^ (e << 1 | e >> 63));
+}
+
+/* Returns the id in sym_parts of s[0..n), whose name_key is h. */
 static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
 	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
@@ -262,7 +346,7 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 		exit(JH_EXIT_INTERNAL);
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
-	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, h};
+	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
 	memcpy(x - sizeof(hd), &hd, sizeof(hd));
 	memcpy(x, s, n);
 	x[n] = 0;
@@ -284,7 +368,7 @@ struct jh_sympart {
  * number. Parts are separated by the leftmost "--" (Perl's split /--/). */
 static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size_t n)
 {
-	const char *e = s + strnlen(s, n); /* names end at a NUL byte, as C strings */
+	const char *e = s + n;
 	size_t first = *np;
 	while (s) {
 		const char *ps = s, *pe = jh_names_part(ps, e, &s);
@@ -300,7 +384,7 @@ static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size
 
 static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 {
-	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
+	JH_GROW_LARGE(p->syms, p->nsyms + 1, p->syms_alloc);
 	struct jh_symname *sym = &p->syms[p->nsyms++];
 	memset(sym, 0, sizeof(*sym));
 	sym->pc = pc;
@@ -310,19 +394,17 @@ static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 /* A whole line, read without split_symbols. */
 static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
-	uint32_t id = sym_store(p, names, n, jh_hash_str(names, n)); /* may move sym_parts */
+	uint32_t id = sym_store(p, names, n, name_key(names, n)); /* may move sym_parts */
 	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
 void jh_symbatch_init(struct jh_symbatch *b)
 {
 	memset(b, 0, sizeof(*b));
-	jh_sb_init(&b->text);
 }
 
 void jh_symbatch_release(struct jh_symbatch *b)
 {
-	jh_sb_release(&b->text);
 	free(b->parts);
 	memset(b, 0, sizeof(*b));
 }
@@ -331,9 +413,8 @@ void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, c
 		     size_t n)
 {
 	b->pcs[b->n] = pc;
-	b->off[b->n] = b->text.len;
+	b->names[b->n] = names;
 	b->len[b->n] = n;
-	jh_sb_add(&b->text, names, n);
 	if (++b->n == JH_SYMBATCH)
 		jh_symbatch_flush(p, b);
 }
@@ -347,19 +428,18 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 {
 	if (!p->split_symbols) {
 		for (size_t i = 0; i < b->n; i++)
-			add_whole_symbol(p, b->pcs[i], b->text.buf + b->off[i], b->len[i]);
+			add_whole_symbol(p, b->pcs[i], b->names[i], b->len[i]);
 		b->n = 0;
-		jh_sb_reset(&b->text);
 		return;
 	}
 	size_t np = 0, nparts[JH_SYMBATCH];
 	for (size_t i = 0; i < b->n; i++)
-		nparts[i] = split_parts(b, &np, b->text.buf + b->off[i], b->len[i]);
+		nparts[i] = split_parts(b, &np, b->names[i], b->len[i]);
 	while (2 * (p->sym_index_nr + np) > p->sym_index_cap)
 		sym_index_grow(p); /* no growing while the batch is stored */
 	size_t mask = p->sym_index_cap - 1;
 	for (size_t k = 0; k < np; k++) {
-		b->parts[k].h = jh_hash_str(b->parts[k].s, b->parts[k].n);
+		b->parts[k].h = name_key(b->parts[k].s, b->parts[k].n);
 		__builtin_prefetch(&p->sym_index[2 * (b->parts[k].h & mask)]);
 	}
 	for (size_t k = 0; k < np; k++) {
@@ -376,12 +456,11 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 		struct jh_symname *sym = new_symname(p, b->pcs[i]);
 		sym->first = (uint32_t)p->nsym_frames;
 		sym->nparts = (uint32_t)nparts[i];
-		JH_GROW(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
+		JH_GROW_LARGE(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
 		for (size_t k = 0; k < nparts[i]; k++, part++)
 			p->sym_frames[p->nsym_frames++] = sym_store(p, part->s, part->n, part->h);
 	}
 	b->n = 0;
-	jh_sb_reset(&b->text);
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

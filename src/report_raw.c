@@ -9,10 +9,10 @@
  *   --- heap
  *   <the profile, verbatim>
  *
- * jeprof can only do this for remote profiles; here the local file is read a
- * second time through the input module (so gzip/zstd files work), once to
- * collect its pcs and once to copy it. Names come from the model's
- * locations, so they are exactly what every other report shows; reading the
+ * jeprof can only do this for remote profiles; here the pcs are the model's
+ * (the first profile's, jh_model.first_pcs) and the local file is read a
+ * second time through the input module (so gzip/zstd files work) to copy
+ * its body verbatim. Names come from the model's locations, so they are exactly what every other report shows; reading the
  * output back gives the same report (round trip).
  */
 #include "report_graph.h"
@@ -52,13 +52,11 @@ static int is_section_marker(const char *s)
 }
 
 /*
- * Walks the profile part of a file: calls fn for every line of the profile
- * body (after a symbol section and its markers, if the file has one).
- * Returns 0, or -1 with d set.
+ * Copies the profile part of a file to out: every line of the profile body
+ * (after a symbol section and its markers, if the file has one). Returns
+ * 0, or -1 with d set.
  */
-typedef int (*body_fn)(const char *line, size_t len, void *arg);
-
-static int walk_body(const char *path, body_fn fn, void *arg, struct jh_diag *d)
+static int copy_body(const char *path, FILE *out, struct jh_diag *d)
 {
 	struct jh_input *in = jh_input_open(path, d);
 	if (!in)
@@ -95,88 +93,14 @@ static int walk_body(const char *path, body_fn fn, void *arg, struct jh_diag *d)
 		case BODY:
 			break;
 		}
-		if (fn(line, len, arg)) {
+		fwrite(line, 1, len, out);
+		if (putc('\n', out) == EOF) {
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output");
 			break;
 		}
 	}
 	jh_input_close(in);
 	return r < 0 ? -1 : 0;
-}
-
-struct pcset {
-	struct jh_u64map seen;
-	uint64_t *pcs;
-	size_t nr, alloc;
-	int in_maps; /* past MAPPED_LIBRARIES: / --- Memory map: */
-};
-
-static void add_pc(struct pcset *s, uint64_t pc)
-{
-	int added;
-	if (pc == UINT64_MAX) /* the map's reserved key; no location has it */
-		return;
-	jh_u64map_put(&s->seen, pc, &added);
-	if (added) {
-		JH_GROW(s->pcs, s->nr + 1, s->alloc);
-		s->pcs[s->nr++] = pc;
-	}
-}
-
-/*
- * Collects the pcs of one stack line: heap_v2 "@ 0x.. 0x.." or legacy
- * "N: N [N: N] @ 0x.. 0x..". The leaf is kept, every caller minus 1, as
- * every reader of the format does (spec §5.1).
- */
-static int collect_pcs(const char *line, size_t len, void *arg)
-{
-	struct pcset *s = arg;
-	(void)len;
-	if (s->in_maps)
-		return 0;
-	if (!strncmp(line, "MAPPED_LIBRARIES:", 17) || !strncmp(line, "--- Memory map:", 15)) {
-		s->in_maps = 1;
-		return 0;
-	}
-	const char *p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != '@') {
-		if (*p < '0' || *p > '9')
-			return 0;
-		p = strchr(p, '@');
-		if (!p)
-			return 0;
-	}
-	p++;
-	int first = 1;
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p)
-			break;
-		char *end;
-		uint64_t pc = strtoull(p, &end, 16);
-		if (end == p)
-			break;
-		add_pc(s, first ? pc : pc - 1);
-		first = 0;
-		p = end;
-	}
-	return 0;
-}
-
-static int copy_line(const char *line, size_t len, void *arg)
-{
-	FILE *out = arg;
-	fwrite(line, 1, len, out);
-	return putc('\n', out) == EOF;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -205,6 +129,14 @@ static void raw_name(struct jh_sb *sb, const struct jh_model *m, const struct jh
 	}
 }
 
+static const uint64_t *sort_pcs;
+
+static int cmp_first_pc(const void *a, const void *b)
+{
+	uint64_t x = sort_pcs[*(const uint64_t *)a], y = sort_pcs[*(const uint64_t *)b];
+	return x < y ? -1 : x > y;
+}
+
 int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *o,
 		  struct jh_diag *d)
 {
@@ -216,26 +148,13 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 	if (o->nprofiles > 1 || o->nbases)
 		jh_warn("--raw writes the first profile only (%s), without --base", path);
 
-	struct pcset s = {0};
-	jh_u64map_init(&s.seen);
-	if (walk_body(path, collect_pcs, &s, d)) {
-		jh_u64map_release(&s.seen);
-		free(s.pcs);
-		return -1;
-	}
-	jh_qsort(s.pcs, s.nr, sizeof(*s.pcs), cmp_u64);
-
-	/* pc -> location: the first location with that pc is the first profile's. */
-	struct jh_u64map byloc;
-	jh_u64map_init(&byloc);
-	for (size_t i = 0; i < m->nlocs; i++) {
-		int added;
-		if (m->locs[i].pc == UINT64_MAX)
-			continue;
-		uint64_t *v = jh_u64map_put(&byloc, m->locs[i].pc, &added);
-		if (added)
-			*v = i;
-	}
+	/* the first profile's pcs ascending, each with its location */
+	size_t n = m->nfirst;
+	uint64_t *key = xmalloc(jh_st_mult(n ? n : 1, sizeof(*key)));
+	for (size_t i = 0; i < n; i++)
+		key[i] = i;
+	sort_pcs = m->first_pcs;
+	jh_qsort(key, n, sizeof(*key), cmp_first_pc);
 
 	struct jh_sb name = JH_SB_INIT;
 	jh_sb_init(&name);
@@ -243,21 +162,16 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 	const char *prog = o->program ? o->program : m->program;
 	if (prog)
 		fprintf(out, "binary=%s\n", prog);
-	for (size_t i = 0; i < s.nr; i++) {
-		uint64_t *li = jh_u64map_get(&byloc, s.pcs[i]);
-		if (!li)
-			continue;
-		const struct jh_location *l = &m->locs[*li];
+	for (size_t i = 0; i < n; i++) {
+		const struct jh_location *l = &m->locs[m->first_locs[key[i]]];
 		jh_sb_reset(&name);
 		raw_name(&name, m, l);
-		fprintf(out, "0x%016" PRIx64 " %s\n", s.pcs[i], name.buf);
+		fprintf(out, "0x%016" PRIx64 " %s\n", m->first_pcs[key[i]], name.buf);
 	}
 	jh_sb_release(&name);
+	free(key);
 	fputs("---\n--- heap\n", out);
-	jh_u64map_release(&byloc);
-	jh_u64map_release(&s.seen);
-	free(s.pcs);
-	return walk_body(path, copy_line, out, d);
+	return copy_body(path, out, d);
 }
 
 const struct jh_options *jh_raw_spool_stdin(struct jh_raw_spool *sp, const struct jh_options *o,

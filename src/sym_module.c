@@ -96,6 +96,14 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	return m;
 }
 
+const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a)
+{
+	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
+	if (!sym && m->symfallback)
+		sym = jh_elf_image_lookup(m->symfallback, a);
+	return sym;
+}
+
 void jh_module_close(struct jh_module *m)
 {
 	if (!m)

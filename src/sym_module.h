@@ -38,6 +38,10 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 				 const char *mappath, const char *filepath, int is_main);
 void jh_module_close(struct jh_module *m);
 
+/* The ELF symbol holding module address a: the binary's table (what
+ * llvm-symbolizer names), else the debug file's .symtab; NULL if none. */
+const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a);
+
 /* The opened, usable module whose frames name mappath (jh_symresult.module:
  * the program argument or the maps path), or NULL. */
 struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath);

@@ -310,9 +310,7 @@ static void add_frame(struct jh_symbolizer *s, const char *func, const char *fil
 static void resolve_by_symbol(struct jh_symbolizer *s, struct jh_module *m, uint64_t a,
 			      struct cached *c)
 {
-	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
-	if (!sym && m->symfallback)
-		sym = jh_elf_image_lookup(m->symfallback, a);
+	const struct jh_elf_sym *sym = jh_module_symbol(m, a);
 	c->first = (uint32_t)s->nframes;
 	if (!sym) {
 		c->status = JH_SYM_UNKNOWN;

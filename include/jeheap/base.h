@@ -35,6 +35,13 @@ static inline void jh_qsort(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
+/* qsort comparison of two uint64_t. */
+static inline int jh_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 /*
  * Grow an (items, nr, alloc) array so that index NR-1 .. (want-1) exists.
  * Usage: JH_GROW(p->items, p->nr + 1, p->alloc); p->items[p->nr++] = x;

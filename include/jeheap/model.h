@@ -57,6 +57,11 @@ struct jh_model {
 	int legacy;                   /* all inputs were legacy 'heap profile:' files (no threads) */
 	struct jh_symbolizer *sym;    /* the symbolizer it was built with (NULL: none), not owned;
 	                               * --list reads the routines of its modules */
+	/* Built for --raw only: the first profile's distinct pcs (caller-
+	 * adjusted, in the order of first use) and their location ids. */
+	uint64_t *first_pcs;
+	uint32_t *first_locs;
+	size_t nfirst;
 	void *priv;                   /* private indexes of model.c */
 };
 

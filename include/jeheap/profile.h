@@ -95,6 +95,20 @@ struct jh_profile {
 	size_t nsym_parts, sym_parts_alloc;
 	uint32_t *sym_frames;       /* with split_symbols: part ids per line */
 	size_t nsym_frames, sym_frames_alloc;
+	/* Set by the caller before reading: count lines of threads (tN:) are
+	 * checked as usual but not stored (tsamples stays empty; the names of
+	 * the header's thread lines are kept). */
+	int no_threads;
+	/* Set by the caller before reading: stacks are stored as dense pc ids
+	 * (pcids, which the stacks' off/len then index; pcs stays empty), in
+	 * the order the pcs first appear in pcids; upcs[id] is the pc of id,
+	 * upc_syms[id] the index in syms of its symbol line + 1 (0 = none). */
+	int dense_pcs;
+	uint32_t *pcids;
+	size_t npcids, pcids_alloc;
+	uint64_t *upcs;
+	uint32_t *upc_syms;
+	size_t nupcs, upcs_alloc;
 
 	/* private: stack de-duplication index (profile.c: id/tag pairs) */
 	uint32_t *stack_slots;
@@ -104,6 +118,10 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
+	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c) */
+	size_t pc_slots_cap, pc_slots_nr;
+	uint64_t *pc_pending;       /* the pcs of pcids[pending_off ..), not */
+	size_t npc_pending, pc_pending_alloc, pending_off; /* looked up yet */
 	struct jh_arena sym_arena;  /* storage of sym_parts */
 	uint64_t *sym_index;        /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;
@@ -126,6 +144,10 @@ void jh_profile_add_thread(struct jh_profile *p, uint32_t t, uint32_t stack,
  * (with split_symbols). */
 const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t *len,
 				uint64_t *hash);
+/* Converts the pcs pool of a profile read (or built) without dense_pcs
+ * into pcids/upcs as dense_pcs would have stored them (nothing when it is
+ * dense already). */
+void jh_profile_densify(struct jh_profile *p);
 /* Returns the symbol-section names for pc, or NULL (always NULL when read
  * with split_symbols). */
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);

@@ -4,8 +4,8 @@
 # Times:
 #   1. the readers alone (scripts/bench/bench_parse.c: jh_profile_read only),
 #      MB/s and peak RSS, on the .heap and the .symbolized file;
-#   2. `jeheap --collapsed` on the .symbolized file (hyperfine + /usr/bin/time -v),
-#      once the analysis pipeline exists;
+#   2. `jeheap --collapsed` and `jeheap --text` on the .symbolized file: medians
+#      of --runs runs (/usr/bin/time) of wall and CPU time, MB/s, peak RSS;
 #   3. `jeprof --collapsed` on the same file, or with --jeprof-cut=N on a
 #      proportional cut (same generator and seed, N stacks) and extrapolated
 #      linearly by file size (stated in the output).
@@ -76,20 +76,25 @@ echo
 echo "| what | file | time | MB/s | |"
 echo "|---|---|---|---|---|"
 
-good=$(mktemp)
-printf 'heap_v2/0\n@ 0x1\n  t*: 1: 8 [0: 0]\n' > "$good"
-if "$build/jeheap" --collapsed "$good" 2>&1 | grep -q 'not built yet'; then
-	echo "| jeheap --collapsed | $(basename "$sym") | (pipeline not built yet) | | |"
-else
-	r=$(timev "$build/jeheap" --collapsed "$sym")
-	s=${r%% s,*}
-	echo "| jeheap --collapsed | $(basename "$sym") | $r | $(awk -v b="$(stat -c %s "$sym")" -v s="$s" 'BEGIN { printf "%.0f", b / 1e6 / s }') | |"
-	if command -v hyperfine >/dev/null; then
-		hyperfine -N --warmup 1 --runs "$runs" --export-markdown "$dir/hyperfine.md" \
-			"$build/jeheap --collapsed $sym" > /dev/null 2>&1 && cat "$dir/hyperfine.md" >&2
-	fi
-fi
-rm -f "$good"
+# medians of $runs runs by /usr/bin/time: wall, CPU (user + sys), peak RSS
+medians() {
+	for _ in $(seq "$runs"); do
+		/usr/bin/time -f '%e %U %S %M' "$@" > /dev/null 2> "$dir/time.err" ||
+			{ cat "$dir/time.err" >&2; return 1; }
+		tail -1 "$dir/time.err"
+	done | awk '{ w[NR] = $1; c[NR] = $2 + $3; if ($4 > r) r = $4 }
+		function med(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		END { printf "%.3f %.3f %.1f", med(w, NR), med(c, NR), r / 1024 }'
+}
+size=$(stat -c %s "$sym")
+jeheap_wall=
+for mode in collapsed text; do
+	read -r w c r <<<"$(medians "$build/jeheap" --$mode "$sym")"
+	[ "$mode" = collapsed ] && jeheap_wall=$w
+	echo "| jeheap --$mode (median of $runs) | $(basename "$sym") | $w s wall, $c s CPU, peak RSS $r MB | $(awk -v b="$size" -v s="$w" 'BEGIN { printf "%.0f", b / 1e6 / s }') (wall), $(awk -v b="$size" -v s="$c" 'BEGIN { printf "%.0f", b / 1e6 / s }') (CPU) | |"
+done
 
 if [ "$cut" != none ] && command -v jeprof > /dev/null; then
 	if [ "$cut" = 0 ]; then
@@ -109,5 +114,8 @@ if [ "$cut" != none ] && command -v jeprof > /dev/null; then
 		echo
 		echo "jeprof was timed on a proportional cut (same generator and seed, $cut stacks);"
 		echo "extrapolated linearly by size to the full file: ~$est s."
+	else
+		echo
+		echo "jeheap --collapsed is $(awk -v j="$s" -v h="$jeheap_wall" 'BEGIN { printf "%.0f", j / h }')x faster than jeprof on the same file (wall)."
 	fi
 fi

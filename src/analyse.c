@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per-location flags, computed lazily (only locations of selected stacks). */
+/* Per-location flags: LF_SKIP for every location (mark_skips), LF_USED
+ * as stacks are added, the filters' lazily (only locations of selected
+ * stacks). */
 enum {
-	LF_SKIP_DONE = 1 << 0,
+	LF_USED = 1 << 0, /* in one of the graph's stacks */
 	LF_SKIP = 1 << 1,
 	LF_KEEP_DONE = 1 << 2,
 	LF_KEEP = 1 << 3,
@@ -185,22 +187,60 @@ static const char *outer_name(struct jh_graph_priv *gp, const struct jh_model *m
 	return jh_intern_n(&gp->keys, gp->sb2.buf, gp->sb2.len);
 }
 
-static int loc_skip(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id)
+/* Prefetches the memo of location l's outermost frame (loops in location
+ * order ask for memos all over memory). */
+static void prefetch_memo(const struct jh_graph_priv *gp, const struct jh_model *m, size_t l)
 {
-	uint8_t *f = &gp->lflags[id];
-	if (!(*f & LF_SKIP_DONE)) {
-		const struct jh_location *l = &m->locs[id];
-		int skip = l->allocator;
-		struct jh_fmemo *fm = !skip && l->nframes ? frame_memo(gp, l, 0) : NULL;
-		if (fm) {
-			if (!(fm->flags & FM_ALLOC_DONE))
-				fm->flags |= FM_ALLOC_DONE |
-					     (jh_is_allocator_name(frame_short(gp, m, l, 0)) ? FM_ALLOC : 0);
-			skip = fm->flags & FM_ALLOC;
+	uint32_t k = l < m->nlocs && m->locs[l].nframes ? gp->fid[m->locs[l].first] : UINT32_MAX;
+	if (k != UINT32_MAX)
+		__builtin_prefetch(&gp->fm[k]);
+}
+
+/* Whether memo fm's function is an allocator entry point: its short name
+ * is made without interning it unless the keys will need it. */
+static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm)
+{
+	if (!(fm->flags & FM_ALLOC_DONE)) {
+		if (!fm->shrt && gp->keep_shorts)
+			fm->shrt = jh_namer_short(&gp->namer, fm->func);
+		const char *shrt = fm->shrt;
+		if (!shrt) {
+			jh_sb_reset(&gp->sb2);
+			jh_short_function_name(&gp->sb2, fm->func);
+			shrt = gp->sb2.buf;
 		}
-		*f |= LF_SKIP_DONE | (skip ? LF_SKIP : 0);
+		fm->flags |= FM_ALLOC_DONE | (jh_is_allocator_name(shrt) ? FM_ALLOC : 0);
 	}
-	return *f & LF_SKIP;
+	return fm->flags & FM_ALLOC;
+}
+
+/* Whether location l's frames are the allocator's (removed, §6.6). */
+static int loc_is_alloc(struct jh_graph_priv *gp, const struct jh_location *l)
+{
+	if (l->allocator)
+		return 1;
+	struct jh_fmemo *fm = l->nframes ? frame_memo(gp, l, 0) : NULL;
+	return fm && memo_alloc(gp, fm);
+}
+
+/* The allocator test of every location, in one pass in location order
+ * (add_stack asks in stack order, all over memory). */
+static void mark_skips(struct jh_graph_priv *gp, const struct jh_model *m)
+{
+	for (size_t i = 0; i < m->nlocs; i++) {
+		prefetch_memo(gp, m, i + 16);
+		const struct jh_location *ahead = i + 8 < m->nlocs ? &m->locs[i + 8] : NULL;
+		struct jh_fmemo *fm = ahead && ahead->nframes ? frame_memo(gp, ahead, 0) : NULL;
+		if (fm && !(fm->flags & FM_ALLOC_DONE)) /* its name, to be read */
+			for (int j = 0; j < 4; j++)
+				__builtin_prefetch(fm->func + 64 * j);
+		gp->lflags[i] = loc_is_alloc(gp, &m->locs[i]) ? LF_SKIP : 0;
+	}
+}
+
+static int loc_skip(struct jh_graph_priv *gp, uint32_t id)
+{
+	return gp->lflags[id] & LF_SKIP;
 }
 
 static int loc_keep(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id)
@@ -452,7 +492,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 	 * so what stays is a suffix of the model's stack */
 	uint32_t keep = 0;
 	for (uint32_t i = ms->len; i-- > 0;) {
-		if (loc_skip(gp, m, m->locpool[ms->off + i])) {
+		if (loc_skip(gp, m->locpool[ms->off + i])) {
 			keep = ms->len - i - 1;
 			break;
 		}
@@ -495,6 +535,8 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 		memset(gs, 0, sizeof(*gs));
 		gs->off = start;
 		gs->len = (uint32_t)n;
+		for (size_t i = 0; i < n; i++) /* just read (loc_skip) */
+			gp->lflags[pool[start + i]] |= LF_USED;
 		if (pool == gp->pool)
 			gp->npool += n;
 	}
@@ -511,21 +553,13 @@ static void compute_nodes(struct jh_graph *g)
 	find_collisions(g);
 	g->lockey_off = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*g->lockey_off)));
 	/* translate only locations that occur in a filtered stack */
-	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
-	for (size_t s = 0; s < g->nstacks; s++)
-		for (uint32_t i = 0; i < g->stacks[s].len; i++)
-			used[g->locpool[g->stacks[s].off + i]] = 1;
 	for (size_t l = 0; l < m->nlocs; l++) {
-		uint32_t k = l + 8 < m->nlocs && m->locs[l + 8].nframes
-				     ? gp->fid[m->locs[l + 8].first] : UINT32_MAX;
-		if (k != UINT32_MAX) /* the memo of a location ahead */
-			__builtin_prefetch(&gp->fm[k]);
+		prefetch_memo(gp, m, l + 8);
 		g->lockey_off[l] = (uint32_t)g->nkeypool;
-		if (used[l])
+		if (gp->lflags[l] & LF_USED)
 			translate_location(g, (uint32_t)l);
 	}
 	g->lockey_off[m->nlocs] = (uint32_t)g->nkeypool;
-	free(used);
 	if (gp->runloc)
 		jh_graph_resolve_runs(g);
 
@@ -611,6 +645,8 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_sb_init(&gp->sb2);
 	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	build_memos(gp, m);
+	gp->keep_shorts = nodes;
+	mark_skips(gp, m);
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||
@@ -691,6 +727,18 @@ uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f)
 {
 	const struct jh_graph_priv *gp = g->priv;
 	return gp->fid[f];
+}
+
+const uint32_t *jh_graph_func_ids(const struct jh_graph *g)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->fid;
+}
+
+int jh_graph_loc_used(const struct jh_graph *g, uint32_t loc)
+{
+	const struct jh_graph_priv *gp = g->priv;
+	return gp->lflags[loc] & LF_USED;
 }
 
 size_t jh_graph_nfuncs(const struct jh_graph *g)

@@ -52,6 +52,8 @@ struct jh_graph_priv {
 	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
 	struct jh_fmemo *fm;
 	size_t nfm;
+	int keep_shorts;              /* intern the short names the allocator test
+	                               * makes (the keys use them) */
 	/* jeprof's Callback::Run rule: locations whose outermost key is Run#n,
 	 * n depending on the location translated before (see analyse_run.c) */
 	uint8_t *runloc;              /* per model location, NULL if none */

@@ -5,6 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Perl's \s (ASCII) and \w. */
 static int is_space(char c)
@@ -20,7 +23,7 @@ static int is_word(char c)
 /*
  * One pass of s/\([^()]*\)(\s*const)?//g in place on buf[0..*n); returns
  * whether anything was removed (the exact Perl loop, used when the name has
- * "const" twice, see strip_groups).
+ * "const" twice in a row, see strip_groups).
  */
 static int strip_parens_pass(char *buf, size_t *n)
 {
@@ -48,29 +51,51 @@ static int strip_parens_pass(char *buf, size_t *n)
 	return changed;
 }
 
+/* Index of the first byte of src[r..len) that is a or b, or len; bytes
+ * before it are copied to dst + w (dst has 16 bytes to spare past len and
+ * does not overlap src). */
+static size_t copy_to_bracket(char *dst, size_t w, const char *src, size_t r, size_t len,
+			      char a, char b)
+{
+#ifdef __SSE2__
+	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);
+	for (; r + 16 <= len; r += 16, w += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + r));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, va), _mm_cmpeq_epi8(v, vb)));
+		_mm_storeu_si128((__m128i *)(void *)(dst + w), v);
+		if (m)
+			return r + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; r < len && src[r] != a && src[r] != b; r++)
+		dst[w++] = src[r];
+	return r;
+}
+
 /*
  * Perl's  while (s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g) {}  (the const part
- * only for parentheses) in one pass, in place on buf[0..*n): repeatedly
- * deleting innermost groups deletes exactly the groups a bracket stack
- * matches, each with the "const" that follows it -- as long as the name
- * holds "const" at most once (with two, a group that ate the first can make
- * the second adjacent to an enclosing group: "(())()constconst"); those
- * names take the pass-by-pass loop. Checked against the Perl code on the
- * golden and benchmark names and on random strings.
+ * only for parentheses, eat_const) in one pass from src[0..len) to dst
+ * (which has 16 bytes to spare and does not overlap src); returns the
+ * length written. Repeatedly deleting innermost groups deletes exactly the
+ * groups a bracket stack matches, each with the "const" that follows it --
+ * unless the name holds "const" twice in a row (a group that ate the first
+ * can make the second adjacent to an enclosing group: "(())()constconst",
+ * see const_const); those names take the pass-by-pass loop. Checked
+ * against the Perl code on the golden and benchmark names and on random
+ * strings.
  */
-static void strip_groups(char *buf, size_t *n, char open, char close, int eat_const)
+static size_t strip_groups(char *dst, const char *src, size_t len, char open, char close,
+			   int eat_const, int *group_group)
 {
-	const char set[3] = {open, close, 0};
-	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0, len = *n;
-	buf[len] = 0; /* strcspn below stops at the end */
-	for (size_t r = 0; r < len; r++) {
-		size_t run = strcspn(buf + r, set); /* copy up to the next bracket */
-		memmove(buf + w, buf + r, run);
-		w += run;
-		r += run;
+	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0;
+	for (size_t r = 0;;) {
+		size_t q = copy_to_bracket(dst, w, src, r, len, open, close);
+		w += q - r;
+		r = q;
 		if (r >= len)
 			break;
-		char c = buf[r];
+		char c = src[r++];
 		if (c == open) {
 			if (depth == cap) {
 				size_t *bigger = xmalloc(jh_st_mult(cap * 2, sizeof(*bigger)));
@@ -84,28 +109,58 @@ static void strip_groups(char *buf, size_t *n, char open, char close, int eat_co
 		} else if (depth) { /* close */
 			w = stack[--depth];
 			if (eat_const) {
-				size_t k = r + 1;
-				while (k < len && is_space(buf[k]))
+				size_t k = r;
+				while (k < len && is_space(src[k]))
 					k++;
-				if (len - k >= 5 && !memcmp(buf + k, "const", 5))
-					r = k + 4;
+				if (len - k >= 5 && !memcmp(src + k, "const", 5))
+					r = k + 5;
+				else if (k < len && src[k] == open)
+					*group_group = 1;
 			}
 			continue;
 		}
-		buf[w++] = c;
+		dst[w++] = c;
 	}
 	if (stack != small)
 		free(stack);
-	*n = w;
+	return w;
 }
 
-/* memmem(s, n, "const", 5), faster for this short needle. */
+/* memmem(s, n, "const", 5), faster for this short needle: candidates are
+ * a 'c' with a 't' four bytes on. */
 static const char *find_const(const char *s, size_t n)
 {
-	for (const char *e = s + n, *c; (c = memchr(s, 'c', (size_t)(e - s))); s = c + 1)
-		if ((size_t)(e - c) >= 5 && !memcmp(c + 1, "onst", 4))
-			return c;
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i vc = _mm_set1_epi8('c'), vt = _mm_set1_epi8('t');
+	for (; i + 20 <= n; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + i + 4));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(_mm_cmpeq_epi8(a, vc), _mm_cmpeq_epi8(b, vt)));
+		for (; m; m &= m - 1) {
+			size_t z = i + (size_t)__builtin_ctz(m);
+			if (!memcmp(s + z + 1, "ons", 3))
+				return s + z;
+		}
+	}
+#endif
+	for (; i + 5 <= n; i++)
+		if (s[i] == 'c' && !memcmp(s + i + 1, "onst", 4))
+			return s + i;
 	return NULL;
+}
+
+/* Whether a "const" can appear in s by deleting a group: a prefix of it
+ * right before a '('. */
+static int const_made(const char *s, size_t n)
+{
+	for (const char *p = memchr(s, '(', n); p; p = memchr(p + 1, '(', n - (size_t)(p + 1 - s))) {
+		for (size_t k = 1; k <= 4 && k <= (size_t)(p - s); k++)
+			if (!memcmp(p - k, "const", k))
+				return 1;
+	}
+	return 0;
 }
 
 void jh_short_function_name(struct jh_sb *out, const char *full)
@@ -115,17 +170,33 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 		jh_sb_add(out, full, n); /* nothing to remove */
 		return;
 	}
+	/* two buffers of n + 16 bytes: the parentheses pass writes the second,
+	 * the angle brackets pass the first */
 	size_t at = out->len;
-	jh_sb_add(out, full, n);
-	char *buf = out->buf + at;
-	const char *c1 = find_const(buf, n);
-	if (c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - buf))) {
-		while (strip_parens_pass(buf, &n))
-			;
-	} else {
-		strip_groups(buf, &n, '(', ')', 1);
+	jh_sb_grow(out, 2 * n + 32);
+	char *buf = out->buf + at, *tmp = buf + n + 16;
+	/*
+	 * With two "const"s, Perl's passes and the bracket stack differ only
+	 * where a group right after a group's ')' eats a "const" (the first
+	 * group can then eat the next one in a later pass: group_group), or
+	 * where deleting a group makes a "const" (const_made).
+	 */
+	const char *c1 = find_const(full, n);
+	int two = c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - full)), group_group = 0;
+	int passes = two && const_made(full, n);
+	size_t m = 0;
+	if (!passes) {
+		m = strip_groups(tmp, full, n, '(', ')', 1, &group_group);
+		passes = two && group_group;
 	}
-	strip_groups(buf, &n, '<', '>', 0);
+	if (passes) {
+		memcpy(tmp, full, n);
+		m = n;
+		while (strip_parens_pass(tmp, &m))
+			;
+	}
+	int unused;
+	n = strip_groups(buf, tmp, m, '<', '>', 0, &unused);
 	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
 	 * whitespace character and is followed by "::". */
 	size_t start = 0;
@@ -210,13 +281,25 @@ static void collapsed_safe(struct jh_sb *sb, size_t start)
 	}
 }
 
+size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl)
+{
+	memcpy(dst, func, n);
+	/* names rarely hold any: strpbrk skips to the first one */
+	for (const char *p = strpbrk(func, ";\n\r"); p; p = strpbrk(p + 1, ";\n\r"))
+		dst[p - func] = *p == ';' ? ':' : ' ';
+	if (inl) {
+		memcpy(dst + n, "[inline]", 8);
+		n += 8;
+	}
+	return n;
+}
+
 void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl)
 {
-	size_t start = sb->len;
-	jh_sb_adds(sb, func);
-	collapsed_safe(sb, start);
-	if (inl)
-		jh_sb_adds(sb, "[inline]");
+	size_t n = strlen(func);
+	jh_sb_grow(sb, n + 8);
+	sb->len += jh_collapsed_frame_to(sb->buf + sb->len, func, n, inl);
+	sb->buf[sb->len] = 0;
 }
 
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)

@@ -10,10 +10,12 @@
  * difffolded.pl writes them, instead of jeprof's signed difference.
  *
  * The lines are never built all at once (they can be several times the size
- * of the input): stacks are sorted by comparing their lines lazily, chunk by
- * chunk (frame names, separators, count), skipping shared locations.
+ * of the input): each location's frame names are pieces ("name;", the
+ * string held once per distinct name), a line is the pieces of its
+ * locations, written with writev where it can (collapsed_sort.c orders the
+ * lines).
  */
-#include "report.h"
+#include "collapsed.h"
 
 #include "jeheap/names.h"
 #include "jh_trace.h"
@@ -22,313 +24,128 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
-
-struct elem {
-	const char *s;  /* s[len] is ';' (lines are written from here, writev) */
-	uint32_t len;
-	uint32_t rank;  /* byte order of "s;" among all elements (equal strings,
-	                 * equal ranks): decides between two frames that are
-	                 * not the last of their lines */
-};
-
-/* What writing a location needs, in one aligned 32-byte record (no other
- * memory is read for it): its first two elements' strings (each followed
- * by ';') and lengths; further ones are el[more ...]. */
-struct lrec {
-	const char *s[2];
-	uint32_t len[2];
-	uint32_t n;    /* elements */
-	uint32_t more; /* index in el of the third */
-};
-
-struct coll {
-	const struct jh_graph *g;
-	struct elem *tok;  /* the distinct frame names */
-	uint32_t *el;      /* frame names of all locations (indexes in tok) */
-	struct lrec *lrec; /* per location: what writing its names needs */
-	uint32_t *eoff;    /* per location: el[eoff[l] .. eoff[l+1]) */
-	uint32_t nranks;   /* distinct element strings */
-	char *counts;      /* per stack: "count\n" or "before after\n" */
-	size_t *coff;      /* per stack, nstacks + 1 */
-};
-
-/* Walks a stack's line element by element, root first. */
-struct walk {
-	const struct coll *c;
-	const uint32_t *locs; /* leaf first */
-	uint32_t li;          /* locations left */
-	uint32_t e, eend;     /* elements left of the current location */
-};
-
-static void walk_init(struct walk *w, const struct coll *c, uint32_t stack)
-{
-	const struct jh_gstack *gs = &c->g->stacks[stack];
-	w->c = c;
-	w->locs = c->g->locpool + gs->off;
-	w->li = gs->len;
-	w->e = w->eend = 0;
-}
-
-/* The next element, or NULL at the end of the names; *last: it is the
- * line's last element (followed by ' ' instead of ';'). */
-static const struct elem *walk_next(struct walk *w, int *last)
-{
-	while (w->e == w->eend) {
-		if (!w->li)
-			return NULL;
-		uint32_t l = w->locs[--w->li];
-		w->e = w->c->eoff[l];
-		w->eend = w->c->eoff[l + 1];
-	}
-	const struct elem *el = &w->c->tok[w->c->el[w->e++]];
-	*last = w->e == w->eend;
-	for (uint32_t i = w->li; *last && i > 0; i--) /* later locations are not empty */
-		*last = w->c->eoff[w->locs[i - 1]] == w->c->eoff[w->locs[i - 1] + 1];
-	return el;
-}
-
-static const struct coll *sort_coll;
-
-/* The line's bytes from its count on: " count\n" (one compare of the
- * counts, shorter first on a common prefix). */
-static int cmp_counts(const struct coll *c, uint32_t a, uint32_t b)
-{
-	size_t na = c->coff[a + 1] - c->coff[a], nb = c->coff[b + 1] - c->coff[b];
-	int r = memcmp(c->counts + c->coff[a], c->counts + c->coff[b], na < nb ? na : nb);
-	return r ? r : (na > nb) - (na < nb);
-}
-
-static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack);
-
-/* The two lines built and compared. */
-static int cmp_lines(const struct coll *c, uint32_t a, uint32_t b)
-{
-	struct jh_sb x = JH_SB_INIT, y = JH_SB_INIT;
-	jh_sb_init(&x);
-	jh_sb_init(&y);
-	line(&x, c, a);
-	line(&y, c, b);
-	int r = memcmp(x.buf, y.buf, x.len < y.len ? x.len : y.len);
-	if (!r)
-		r = (x.len > y.len) - (x.len < y.len);
-	jh_sb_release(&x);
-	jh_sb_release(&y);
-	return r;
-}
-
-/* Byte order of the two stacks' lines, without building them: equal
- * elements are skipped (pointer-equal most of the time), the first
- * different one decides with its terminator (';' or ' '). */
-static int cmp_stacks(const void *pa, const void *pb)
-{
-	const struct coll *c = sort_coll;
-	uint32_t sa = *(const uint32_t *)pa, sb = *(const uint32_t *)pb;
-	struct walk a, b;
-	walk_init(&a, c, sa);
-	walk_init(&b, c, sb);
-	/* shared whole locations from the root (not the last of either) */
-	while (a.li > 1 && b.li > 1 && a.locs[a.li - 1] == b.locs[b.li - 1]) {
-		a.li--;
-		b.li--;
-	}
-	for (;;) {
-		int la = 1, lb = 1;
-		const struct elem *x = walk_next(&a, &la), *y = walk_next(&b, &lb);
-		if (!x || !y) /* a stack emptied by allocator removal (rare) */
-			return cmp_lines(c, sa, sb);
-		if (!la && !lb && x->rank != y->rank) /* "x;" and "y;" differ */
-			return x->rank < y->rank ? -1 : 1;
-		size_t n = x->len < y->len ? x->len : y->len;
-		if (x->s != y->s) {
-			int r = memcmp(x->s, y->s, n);
-			if (r)
-				return r;
-		}
-		unsigned char cx = x->len > n ? (unsigned char)x->s[n] : (la ? ' ' : ';');
-		unsigned char cy = y->len > n ? (unsigned char)y->s[n] : (lb ? ' ' : ';');
-		if (cx != cy)
-			return cx < cy ? -1 : 1;
-		if (la) /* both last, equal names: the counts decide */
-			return cmp_counts(c, sa, sb);
-	}
-}
 
 /*
- * The sort key of a stack: the ranks + 1 of its first six elements, root
- * first, in 21-bit fields, three per word (the first in the highest); a
- * field is 0 from the line's last element on (its terminator is ' ', not
- * ';'). Where two keys first differ in fields that are both non-zero, they
- * order the lines; anything else is left to cmp_stacks. (Sorting compares
- * neighbours in line order most: they often share a few elements.)
- */
-#define KEY_BITS 21
-#define KEY_MASK ((1ULL << KEY_BITS) - 1)
-
-struct keyed {
-	uint64_t key[2];
-	uint32_t stack;
-};
-
-static void stack_key(const struct coll *c, uint32_t stack, uint64_t key[2])
-{
-	struct walk w;
-	walk_init(&w, c, stack);
-	int stop = 0;
-	for (int i = 0; i < 6; i++) {
-		int last = 0;
-		const struct elem *e = stop ? NULL : walk_next(&w, &last);
-		stop = !e || last;
-		key[i / 3] = key[i / 3] << KEY_BITS | (stop ? 0 : e->rank + 1);
-	}
-}
-
-static int cmp_keyed(const void *pa, const void *pb)
-{
-	const struct keyed *a = pa, *b = pb;
-	int w = a->key[0] == b->key[0]; /* the first word that differs */
-	uint64_t x = a->key[w], y = b->key[w];
-	if (x != y) {
-		int sh = (63 - __builtin_clzll(x ^ y)) / KEY_BITS * KEY_BITS;
-		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
-			return x < y ? -1 : 1;
-	}
-	return cmp_stacks(&a->stack, &b->stack);
-}
-
-/*
- * Elements of named frames, made once per (name, inline or not): each
- * distinct name is held once, not once per location. el holds every
- * distinct element (those of unnamed frames too); the ranks are numbered
- * by sorting it.
+ * The distinct elements (frame names) with their strings, made once per
+ * (name, inline or not) for named frames and once per location for the
+ * others; locations list them by index.
  */
 struct elcache {
 	uint32_t *idx[2];         /* per function id (jh_graph_func_id): index in
 	                           * el + 1, per inline flag */
-	struct elem *el;          /* rank: its own index until ranked */
+	struct jh_coll_str *el;
 	size_t nel, alloc;
 	struct jh_arena *strs;
-	struct jh_sb sb;
 };
 
 static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
 {
 	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
-	ec->el[ec->nel] = (struct elem){s, (uint32_t)n, (uint32_t)ec->nel};
+	ec->el[ec->nel] = (struct jh_coll_str){s, n};
 	return (uint32_t)ec->nel++;
 }
 
-/* An element's first 16 bytes with its ';', zeros after: in that order,
- * as big-endian numbers. */
-struct rkey {
-	uint64_t hi, lo;
-	uint32_t el;
-};
-
-static uint64_t be64(const char *s, size_t n) /* n <= 8 bytes of s */
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < 8; i++)
-		v = v << 8 | (i < n ? (unsigned char)s[i] : 0);
-	return v;
-}
-
-static const struct elem *rank_el;
-
-static int cmp_rkey(const void *pa, const void *pb)
-{
-	const struct rkey *a = pa, *b = pb;
-	if (a->hi != b->hi)
-		return a->hi < b->hi ? -1 : 1;
-	if (a->lo != b->lo)
-		return a->lo < b->lo ? -1 : 1;
-	const struct elem *x = &rank_el[a->el], *y = &rank_el[b->el];
-	if (x->s == y->s)
-		return 0;
-	/* ';' ends both and is in neither name: the shorter one is decided
-	 * at or before its ';' */
-	return memcmp(x->s, y->s, (x->len < y->len ? x->len : y->len) + 1);
-}
-
-/* Ranks ec->el by the bytes of "name;" (equal names share a rank);
- * *nranks: the number of ranks. */
-static uint32_t *rank_elements(const struct elcache *ec, uint32_t *nranks)
-{
-	size_t n = ec->nel;
-	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
-	for (size_t i = 0; i < n; i++) {
-		const struct elem *e = &ec->el[i];
-		size_t m = (size_t)e->len + 1; /* with the ';' */
-		k[i].hi = be64(e->s, m < 8 ? m : 8);
-		k[i].lo = m > 8 ? be64(e->s + 8, m - 8 < 8 ? m - 8 : 8) : 0;
-		k[i].el = (uint32_t)i;
-	}
-	rank_el = ec->el;
-	jh_qsort(k, n, sizeof(*k), cmp_rkey);
-	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
-	uint32_t r = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i && cmp_rkey(&k[i - 1], &k[i]))
-			r++;
-		rank[k[i].el] = r;
-	}
-	*nranks = n ? r + 1 : 0;
-	free(k);
-	return rank;
-}
-
-/* The element of frame f (named, function id fid). */
-static uint32_t frame_elem(struct elcache *ec, const struct jh_model *m, uint32_t f,
-			   uint32_t fid, int inl)
+/* The element of frame f (named, function id fid): its string is made
+ * later (make_names), {NULL, f << 1 | inl} until then. */
+static uint32_t frame_elem(struct elcache *ec, uint32_t f, uint32_t fid, int inl)
 {
 	uint32_t *v = &ec->idx[inl][fid];
-	if (*v)
-		return *v - 1;
-	jh_sb_reset(&ec->sb);
-	jh_collapsed_frame(&ec->sb, m->frames.items[f].func, inl);
-	size_t n = ec->sb.len;
-	jh_sb_addc(&ec->sb, ';'); /* see struct elem */
-	const char *s = jh_arena_strndup(ec->strs, ec->sb.buf, ec->sb.len);
-	*v = (uint32_t)ec->nel + 1;
-	return new_elem(ec, s, n);
+	if (!*v)
+		*v = new_elem(ec, NULL, (size_t)f << 1 | (size_t)inl) + 1;
+	return *v - 1;
 }
 
-static int all_named(const struct jh_graph *g, const struct jh_location *l)
+/* Makes the strings of the named frames' elements, in the order they were
+ * first seen (their names, interned in that order, are read ahead). */
+static void make_names(struct elcache *ec, const struct jh_model *m)
+{
+	for (size_t k = 0; k < ec->nel; k++) {
+		if (k + 8 < ec->nel && !ec->el[k + 8].s)
+			for (int j = 0; j < 4; j++)
+				__builtin_prefetch(m->frames.items[ec->el[k + 8].len >> 1].func + 64 * j);
+		struct jh_coll_str *e = &ec->el[k];
+		if (e->s)
+			continue;
+		const char *func = m->frames.items[e->len >> 1].func;
+		size_t n = strlen(func);
+		char *s = jh_arena_alloc(ec->strs, n + 9);
+		n = jh_collapsed_frame_to(s, func, n, (int)(e->len & 1));
+		s[n] = ';'; /* see struct jh_coll */
+		*e = (struct jh_coll_str){s, n};
+	}
+}
+
+static int all_named(const uint32_t *fid, const struct jh_location *l)
 {
 	for (uint32_t i = 0; i < l->nframes; i++)
-		if (jh_graph_func_id(g, l->first + i) == UINT32_MAX)
+		if (fid[l->first + i] == UINT32_MAX)
 			return 0;
 	return l->nframes > 0;
 }
 
-/* Splits each used location's collapsed name into its frames. */
-static void build_elements(struct coll *c, struct jh_arena *strs)
+/* The records of the used locations (elements [eoff[l], eoff[l+1]) of el,
+ * strings in str), see struct jh_coll. */
+static void build_records(struct jh_coll *c, const struct jh_coll_str *str, const uint32_t *el)
+{
+	size_t n = c->g->m->nlocs, size = jh_st_mult(n ? n : 1, sizeof(*c->rec));
+	c->rec = aligned_alloc(sizeof(*c->rec), size);
+	if (!c->rec) {
+		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
+		exit(JH_EXIT_INTERNAL);
+	}
+	size_t novf = 0, alloc = 0;
+	for (size_t l = 0; l < n; l++) {
+		uint64_t *r = c->rec[l];
+		uint32_t a = c->eoff[l], ne = c->eoff[l + 1] - a;
+		int fits = ne <= JH_COLL_INREC;
+		for (uint32_t j = 0; j < ne && fits; j++) {
+			const struct jh_coll_str *t = &str[el[a + j]];
+			fits = t->len + 1 < 0xffff && (uintptr_t)t->s >> 48 == 0;
+		}
+		memset(r, 0, sizeof(*c->rec));
+		if (fits) {
+			for (uint32_t j = 0; j < ne; j++) {
+				const struct jh_coll_str *t = &str[el[a + j]];
+				r[j] = (uint64_t)(uintptr_t)t->s << 16 | (t->len + 1);
+			}
+			continue;
+		}
+		JH_GROW(c->ovf, novf + ne, alloc);
+		r[0] = (uint64_t)(novf + 1) << 16;
+		r[1] = ne;
+		for (uint32_t j = 0; j < ne; j++) {
+			const struct jh_coll_str *t = &str[el[a + j]];
+			c->ovf[novf++] = (struct iovec){(void *)(uintptr_t)t->s, t->len + 1};
+		}
+	}
+}
+
+/* Splits each used location's collapsed name into its elements: c->eoff,
+ * c->rec and c->rk (the ranks of their strings). */
+static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 {
 	const struct jh_graph *g = c->g;
 	const struct jh_model *m = g->m;
-	uint8_t *used = xcalloc(m->nlocs ? m->nlocs : 1, 1);
-	for (size_t s = 0; s < g->nstacks; s++)
-		for (uint32_t i = 0; i < g->stacks[s].len; i++)
-			used[g->locpool[g->stacks[s].off + i]] = 1;
+	const uint32_t *fid = jh_graph_func_ids(g);
 	struct elcache ec = {.strs = strs};
 	size_t nf = jh_graph_nfuncs(g);
 	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
 	ec.idx[1] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[1]));
-	jh_sb_init(&ec.sb);
 	struct jh_sb sb = JH_SB_INIT;
 	jh_sb_init(&sb);
+	uint32_t *el = NULL; /* element of each location's frame */
 	size_t nel = 0, alloc = 0;
 	c->eoff = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*c->eoff)));
 	for (size_t l = 0; l < m->nlocs; l++) {
 		c->eoff[l] = (uint32_t)nel;
-		if (!used[l])
+		if (!jh_graph_loc_used(g, (uint32_t)l))
 			continue;
 		const struct jh_location *loc = &m->locs[l];
-		if (all_named(g, loc)) {
-			JH_GROW(c->el, nel + loc->nframes, alloc);
+		if (all_named(fid, loc)) {
+			JH_GROW(el, nel + loc->nframes, alloc);
 			for (uint32_t i = 0; i < loc->nframes; i++) {
 				uint32_t f = loc->first + i;
-				c->el[nel++] = frame_elem(&ec, m, f, jh_graph_func_id(g, f), i != 0);
+				el[nel++] = frame_elem(&ec, f, fid[f], i != 0);
 			}
 			continue;
 		}
@@ -339,61 +156,28 @@ static void build_elements(struct coll *c, struct jh_arena *strs)
 		jh_sb_addc(&sb, ';');
 		const char *p = jh_arena_strndup(strs, sb.buf, sb.len), *e;
 		for (; (e = strchr(p, ';')); p = e + 1) {
-			JH_GROW(c->el, nel + 1, alloc);
-			c->el[nel++] = new_elem(&ec, p, (size_t)(e - p));
+			JH_GROW(el, nel + 1, alloc);
+			el[nel++] = new_elem(&ec, p, (size_t)(e - p));
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
-	uint32_t *rank = rank_elements(&ec, &c->nranks);
-	for (size_t i = 0; i < ec.nel; i++)
-		ec.el[i].rank = rank[i];
+	make_names(&ec, m);
+	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks);
+	build_records(c, ec.el, el);
+	for (size_t i = 0; i < nel; i++)
+		el[i] = rank[el[i]];
+	c->rk = el;
 	free(rank);
-	c->tok = ec.el;
+	free(ec.el);
 	jh_sb_release(&sb);
-	jh_sb_release(&ec.sb);
 	free(ec.idx[0]);
 	free(ec.idx[1]);
-	free(used);
-}
-
-/* Element k of a location's record. */
-static inline const char *lrec_elem(const struct coll *c, const struct lrec *r, uint32_t k,
-				    uint32_t *len)
-{
-	if (k < 2) {
-		*len = r->len[k];
-		return r->s[k];
-	}
-	const struct elem *t = &c->tok[c->el[r->more + k - 2]];
-	*len = t->len;
-	return t->s;
-}
-
-static void build_lrecs(struct coll *c)
-{
-	size_t n = c->g->m->nlocs, size = (jh_st_mult(n ? n : 1, sizeof(struct lrec)) + 63) & ~(size_t)63;
-	c->lrec = aligned_alloc(64, size);
-	if (!c->lrec) {
-		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
-		exit(JH_EXIT_INTERNAL);
-	}
-	for (size_t l = 0; l < n; l++) {
-		struct lrec *r = &c->lrec[l];
-		memset(r, 0, sizeof(*r));
-		r->n = c->eoff[l + 1] - c->eoff[l];
-		r->more = c->eoff[l] + 2;
-		for (uint32_t k = 0; k < r->n && k < 2; k++) {
-			const struct elem *t = &c->tok[c->el[c->eoff[l] + k]];
-			r->s[k] = t->s;
-			r->len[k] = t->len;
-		}
-	}
 }
 
 /* Prefetches what writing stack order[s] will read: stacks come in line
- * order, so their locations are all over memory. Stage 1: the stack and
- * its location ids; 0: their records (needs the ids). */
-static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s, int stage)
+ * order, so their locations are all over memory. Stage 1: the stack's
+ * location ids; 0: their records. */
+static void prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_t s, int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks)
@@ -401,12 +185,14 @@ static void prefetch_stack(const struct coll *c, const uint32_t *order, size_t s
 	const struct jh_gstack *gs = &g->stacks[order[s]];
 	const uint32_t *locs = g->locpool + gs->off;
 	if (stage) {
-		__builtin_prefetch(locs);
+		for (uint32_t i = 0; i < gs->len; i += 16)
+			__builtin_prefetch(locs + i);
 		__builtin_prefetch(locs + gs->len - 1);
 		return;
 	}
 	for (uint32_t i = 0; i < gs->len; i++)
-		__builtin_prefetch(&c->lrec[locs[i]]);
+		__builtin_prefetch(c->rec[locs[i]]);
+	__builtin_prefetch(&c->coff[order[s]]);
 }
 
 static int writev_all(int fd, struct iovec *iov, int n)
@@ -428,91 +214,67 @@ static int writev_all(int fd, struct iovec *iov, int n)
 	return 0;
 }
 
-/* Where a line's pieces go: an iovec array written to fd when full, a
- * buffer written to out when full, or a string. */
+/* Pieces of lines gathered for writev. */
 enum { NIOV = 1024 };
-struct sink {
-	enum { SINK_IOV, SINK_BUF, SINK_SB } kind;
+struct iovs {
 	int fd, n, err;
-	struct iovec *iov;
-	FILE *out;
-	char *buf;
-	size_t len, cap;
-	struct jh_sb *sb;
+	struct iovec iov[NIOV];
 };
 
-static inline void sink_put(struct sink *k, const char *s, size_t n)
+/* Writes all gathered pieces but the last (a line's last name loses its
+ * ';' when the line ends), which stays. */
+static void iovs_flush(struct iovs *k)
 {
-	switch (k->kind) {
-	case SINK_IOV:
-		if (k->n == NIOV) {
-			if (writev_all(k->fd, k->iov, k->n))
-				k->err = 1;
-			k->n = 0;
-		}
-		k->iov[k->n].iov_base = (void *)(uintptr_t)s;
-		k->iov[k->n++].iov_len = n;
-		break;
-	case SINK_BUF:
-		if (k->len + n > k->cap) {
-			fwrite(k->buf, 1, k->len, k->out);
-			k->len = 0;
-			if (n > k->cap) {
-				fwrite(s, 1, n, k->out);
-				break;
-			}
-		}
-		memcpy(k->buf + k->len, s, n);
-		k->len += n;
-		break;
-	case SINK_SB:
-		jh_sb_add(k->sb, s, n);
-		break;
-	}
+	if (k->n > 1 && writev_all(k->fd, k->iov, k->n - 1))
+		k->err = 1;
+	if (k->n)
+		k->iov[0] = k->iov[k->n - 1];
+	k->n = k->n ? 1 : 0;
 }
 
-/* Emits stack's line "root;...;leaf count\n" to k: each element with the
- * ';' that follows its string, the last one without, then " " and the
- * count (a line without names is " count\n"). */
-static inline void emit_line(const struct coll *c, uint32_t stack, struct sink *k)
+/* Gathers stack's line (see emit_line). */
+static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t stack)
 {
-	static const char space[] = " ";
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	const char *ps = NULL;
-	uint32_t pn = 0;
+	int any = 0;
 	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-		const struct lrec *r = &c->lrec[locs[i]];
-		for (uint32_t e = 0; e < r->n; e++) {
-			if (ps)
-				sink_put(k, ps, pn + 1); /* with its ';' */
-			ps = lrec_elem(c, r, e, &pn);
+		const uint64_t *r = c->rec[locs[i]];
+		if (__builtin_expect((r[0] & 0xffff) != 0, 1)) {
+			if (k->n > NIOV - JH_COLL_INREC)
+				iovs_flush(k);
+			/* all four unpacked (no branch on the count), the count kept */
+			struct iovec *v = k->iov + k->n;
+			int n = 0;
+			for (uint32_t j = 0; j < JH_COLL_INREC; j++) {
+				v[j].iov_base = (void *)(uintptr_t)(r[j] >> 16);
+				v[j].iov_len = r[j] & 0xffff;
+				n += r[j] != 0;
+			}
+			k->n += n;
+			any = 1;
+			continue;
+		}
+		const struct iovec *p = r[0] ? c->ovf + (r[0] >> 16) - 1 : NULL;
+		uint32_t n = (uint32_t)r[1];
+		any |= n != 0;
+		while (n) {
+			if (k->n == NIOV)
+				iovs_flush(k);
+			uint32_t m = n < (uint32_t)(NIOV - k->n) ? n : (uint32_t)(NIOV - k->n);
+			for (uint32_t j = 0; j < m; j++)
+				k->iov[k->n + j] = p[j];
+			k->n += m;
+			p += m;
+			n -= m;
 		}
 	}
-	if (ps)
-		sink_put(k, ps, pn);
-	sink_put(k, space, 1);
-	sink_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
-}
-
-/* The line of stack in sb (only to compare lines). */
-static void line(struct jh_sb *sb, const struct coll *c, uint32_t stack)
-{
-	struct sink k = {.kind = SINK_SB, .sb = sb};
-	jh_sb_reset(sb);
-	emit_line(c, stack, &k);
-}
-
-/* Writes the sorted lines through a buffer. */
-static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order)
-{
-	struct sink k = {.kind = SINK_BUF, .out = out, .cap = 1 << 20};
-	k.buf = xmalloc(k.cap);
-	for (size_t s = 0; s < c->g->nstacks; s++)
-		emit_line(c, order[s], &k);
-	fwrite(k.buf, 1, k.len, out);
-	free(k.buf);
-	return ferror(out) ? -1 : 0;
+	if (any) /* the last name without its ';' (never written yet) */
+		k->iov[k->n - 1].iov_len--;
+	if (k->n == NIOV)
+		iovs_flush(k);
+	k->iov[k->n].iov_base = c->counts + c->coff[stack];
+	k->iov[k->n++].iov_len = c->coff[stack + 1] - c->coff[stack];
 }
 
 /*
@@ -522,7 +284,7 @@ static int write_buffered(FILE *out, const struct coll *c, const uint32_t *order
  * written): memory streams, and pipes and sockets, where the kernel's copy
  * of thousands of short pieces costs more than a buffer.
  */
-static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
+static int write_direct(FILE *out, const struct jh_coll *c, const uint32_t *order)
 {
 	const struct jh_graph *g = c->g;
 	int fd = fileno(out);
@@ -531,72 +293,112 @@ static int write_direct(FILE *out, const struct coll *c, const uint32_t *order)
 		return 1;
 	if (fflush(out))
 		return -1;
-	struct iovec iov[NIOV];
-	struct sink k = {.kind = SINK_IOV, .fd = fd, .iov = iov};
-	for (size_t s = 0; s < g->nstacks && !k.err; s++) {
-		if (s + 8 < g->nstacks)
-			__builtin_prefetch(&g->stacks[order[s + 8]]);
-		prefetch_stack(c, order, s + 5, 1);
-		prefetch_stack(c, order, s + 2, 0);
-		emit_line(c, order[s], &k);
+	struct iovs *k = xmalloc(sizeof(*k));
+	k->fd = fd;
+	k->n = k->err = 0;
+	for (size_t s = 0; s < g->nstacks && !k->err; s++) {
+		if (s + 10 < g->nstacks)
+			__builtin_prefetch(&g->stacks[order[s + 10]]);
+		prefetch_stack(c, order, s + 6, 1);
+		prefetch_stack(c, order, s + 3, 0);
+		iovs_line(k, c, order[s]);
 	}
-	return k.err || writev_all(fd, iov, k.n) ? -1 : 0;
+	int r = k->err || writev_all(fd, k->iov, k->n) ? -1 : 0;
+	free(k);
+	return r;
+}
+
+/* Writes the sorted lines through a buffer. */
+static int write_buffered(FILE *out, const struct jh_coll *c, const uint32_t *order)
+{
+	struct jh_coll_sink k = {.kind = JH_SINK_BUF, .out = out, .cap = 1 << 20};
+	k.buf = xmalloc(k.cap);
+	for (size_t s = 0; s < c->g->nstacks; s++)
+		jh_coll_line(c, order[s], &k);
+	fwrite(k.buf, 1, k.len, out);
+	free(k.buf);
+	return ferror(out) ? -1 : 0;
+}
+
+void jh_coll_line(const struct jh_coll *c, uint32_t stack, struct jh_coll_sink *k)
+{
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	const uint32_t *locs = c->g->locpool + gs->off;
+	struct iovec pend = {NULL, 0};
+	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
+		uint32_t l = locs[i];
+		for (uint32_t e = 0; e < c->eoff[l + 1] - c->eoff[l]; e++) {
+			if (pend.iov_base)
+				jh_coll_put(k, pend.iov_base, pend.iov_len); /* with its ';' */
+			pend = jh_coll_piece(c, l, e);
+		}
+	}
+	if (pend.iov_base)
+		jh_coll_put(k, pend.iov_base, pend.iov_len - 1);
+	jh_coll_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
+}
+
+void jh_coll_put(struct jh_coll_sink *k, const char *s, size_t n)
+{
+	if (k->kind == JH_SINK_SB) {
+		jh_sb_add(k->sb, s, n);
+		return;
+	}
+	if (k->len + n > k->cap) {
+		fwrite(k->buf, 1, k->len, k->out);
+		k->len = 0;
+		if (n > k->cap) {
+			fwrite(s, 1, n, k->out);
+			return;
+		}
+	}
+	memcpy(k->buf + k->len, s, n);
+	k->len += n;
+}
+
+/* Per stack: " count\n", or " before after\n" with --base. */
+static void build_counts(struct jh_coll *c, struct jh_sb *counts)
+{
+	const struct jh_graph *g = c->g;
+	c->coff = xmalloc(jh_st_mult(g->nstacks + 1, sizeof(*c->coff)));
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const struct jh_gstack *gs = &g->stacks[s];
+		c->coff[s] = counts->len;
+		jh_sb_addc(counts, ' ');
+		if (g->has_base) {
+			jh_fmt_value(counts, JH_UNIT_BYTES, gs->before);
+			jh_sb_addc(counts, ' ');
+			jh_fmt_value(counts, JH_UNIT_BYTES, gs->after);
+		} else {
+			jh_fmt_value(counts, JH_UNIT_BYTES, gs->v);
+		}
+		jh_sb_addc(counts, '\n');
+	}
+	c->coff[g->nstacks] = counts->len;
+	c->counts = counts->buf;
 }
 
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
-	struct coll c = {.g = g};
+	struct jh_coll c = {.g = g};
 	struct jh_arena strs = {0};
 	build_elements(&c, &strs);
 	JH_TRACE("coll: elements");
-
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
-	c.coff = xmalloc(jh_st_mult(g->nstacks + 1, sizeof(*c.coff)));
-	for (size_t s = 0; s < g->nstacks; s++) {
-		const struct jh_gstack *gs = &g->stacks[s];
-		c.coff[s] = counts.len;
-		if (g->has_base) {
-			jh_fmt_value(&counts, JH_UNIT_BYTES, gs->before);
-			jh_sb_addc(&counts, ' ');
-			jh_fmt_value(&counts, JH_UNIT_BYTES, gs->after);
-		} else {
-			jh_fmt_value(&counts, JH_UNIT_BYTES, gs->v);
-		}
-		jh_sb_addc(&counts, '\n');
-	}
-	c.coff[g->nstacks] = counts.len;
-	c.counts = counts.buf;
-
+	build_counts(&c, &counts);
 	JH_TRACE("coll: counts");
-	build_lrecs(&c);
-	JH_TRACE("coll: lrecs");
-	/* sorted by key, the lines compared only where the keys cannot tell */
-	struct keyed *kd = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*kd)));
-	for (size_t s = 0; s < g->nstacks; s++) {
-		kd[s].key[0] = kd[s].key[1] = 0;
-		if (c.nranks < KEY_MASK)
-			stack_key(&c, (uint32_t)s, kd[s].key);
-		kd[s].stack = (uint32_t)s;
-	}
-	sort_coll = &c;
-	JH_TRACE("coll: keys");
-	jh_qsort(kd, g->nstacks, sizeof(*kd), cmp_keyed);
+	uint32_t *order = jh_coll_sort(&c);
 	JH_TRACE("coll: sorted");
-	uint32_t *order = xmalloc(jh_st_mult(g->nstacks ? g->nstacks : 1, sizeof(*order)));
-	for (size_t s = 0; s < g->nstacks; s++)
-		order[s] = kd[s].stack;
-	free(kd);
-
 	int r = write_direct(out, &c, order);
 	if (r == 1)
 		r = write_buffered(out, &c, order);
 	free(order);
 	free(c.coff);
 	free(c.eoff);
-	free(c.el);
-	free(c.tok);
-	free(c.lrec);
+	free(c.rec);
+	free(c.ovf);
+	free(c.rk);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
 	return r;

@@ -101,6 +101,10 @@ static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32
  * for an unknown function. */
 uint32_t jh_graph_func_id(const struct jh_graph *g, size_t f);
 size_t jh_graph_nfuncs(const struct jh_graph *g);
+/* jh_graph_func_id of every model frame, indexed by frame. */
+const uint32_t *jh_graph_func_ids(const struct jh_graph *g);
+/* Whether model location loc occurs in one of g's stacks. */
+int jh_graph_loc_used(const struct jh_graph *g, uint32_t loc);
 
 /* Keys of locs[i], the i-th location (leaf first) of a filtered stack:
  * jh_graph_loc_keys, except that a frame jeprof renames Run#n (a short name

@@ -48,5 +48,8 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l);
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l);
 /* One named frame of it: func made safe, "[inline]" appended when inl. */
 void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl);
+/* The same written to dst (room for n + 8 bytes, n = strlen(func)), not
+ * NUL-terminated; returns its length. */
+size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl);
 
 #endif

@@ -1,0 +1,68 @@
+/* collapsed.h - private parts of --collapsed (report_collapsed.c writes the
+ * lines, collapsed_sort.c orders them). */
+#ifndef JEHEAP_COLLAPSED_H
+#define JEHEAP_COLLAPSED_H
+
+#include "report.h"
+
+#include <sys/uio.h>
+
+/*
+ * A line is its locations' elements (frame names), root first, each
+ * followed by ';' but the last, which is followed by the count piece.
+ * Every element is a piece (the name and its ';', held once per distinct
+ * string), so that a line is written with writev. A location's pieces are
+ * in its record, packed (the string's address << 16 | its length with the
+ * ';'; zero after the last), or, when they do not fit (more than four,
+ * long names), in ovf: then the record is {(index in ovf + 1) << 16, count}.
+ */
+#define JH_COLL_INREC 4
+struct jh_coll {
+	const struct jh_graph *g;
+	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
+	struct iovec *ovf;
+	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
+	                     * at least one for a used location */
+	uint32_t *rk;       /* per element: byte order of its "name;" among all
+	                     * (equal strings, equal ranks) */
+	uint32_t nranks;
+	char *counts;       /* per stack: " count\n" or " before after\n" */
+	size_t *coff;       /* per stack, nstacks + 1 */
+};
+
+/* Piece j of location l (j below its element count). */
+static inline struct iovec jh_coll_piece(const struct jh_coll *c, uint32_t l, uint32_t j)
+{
+	const uint64_t *r = c->rec[l];
+	if (r[0] & 0xffff)
+		return (struct iovec){(void *)(uintptr_t)(r[j] >> 16), r[j] & 0xffff};
+	return c->ovf[(r[0] >> 16) - 1 + j];
+}
+
+/* A string and its length (without the ';' that follows it). */
+struct jh_coll_str {
+	const char *s;
+	size_t len;
+};
+
+/* Ranks el[0..n) by the bytes of "s;" (s[len] is ';'; equal strings share
+ * a rank); *nranks: the number of ranks. Caller frees. */
+uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks);
+
+/* The stacks of c->g in line order. Caller frees. */
+uint32_t *jh_coll_sort(const struct jh_coll *c);
+
+/* Where jh_coll_line puts a line: a buffer written to out when full, or a
+ * string. */
+struct jh_coll_sink {
+	enum { JH_SINK_BUF, JH_SINK_SB } kind;
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+	struct jh_sb *sb;
+};
+void jh_coll_put(struct jh_coll_sink *k, const char *s, size_t n);
+/* Puts stack's line "root;...;leaf count\n" (" count\n" without names). */
+void jh_coll_line(const struct jh_coll *c, uint32_t stack, struct jh_coll_sink *k);
+
+#endif

@@ -1,0 +1,377 @@
+/*
+ * collapsed_sort.c - the byte order of --collapsed lines (see collapsed.h)
+ * without building them: the elements' strings are ranked once
+ * (jh_coll_rank), a stack's first ranks make its sort key, and lines whose
+ * keys cannot tell are compared element by element (cmp_stacks).
+ */
+#include "collapsed.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * JH_MSORT(name, T, le): a stable merge sort of T a[0..n) with a scratch
+ * array tmp[0..n); le(x, y) (pointers to T) says whether x may come before
+ * y. Comparisons are inlined (qsort's calls through a pointer cost more
+ * than the comparisons themselves here) and merges do not branch on the
+ * order.
+ */
+#define JH_MSORT(name, T, le)                                                       \
+	/* merges the runs of w of src[0..n) into dst */                              \
+	static void name##_pass(const T *src, T *dst, size_t n, size_t w)             \
+	{                                                                               \
+		for (size_t lo = 0; lo < n; lo += 2 * w) {                                  \
+			size_t mid = lo + w < n ? lo + w : n;                                   \
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                            \
+			/* from both ends at once (two independent chains): the front   \
+			 * takes the smaller half, the back the larger */                 \
+			size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;             \
+			size_t nb = (hi - lo) / 2, nf = hi - lo - nb;                           \
+			for (size_t t = 0; t < nf; t++) {                                       \
+				int r_ = i == mid || (j < hi && !le(&src[i], &src[j]));             \
+				const T *p_ = r_ ? &src[j] : &src[i];                               \
+				dst[k++] = *p_;                                                     \
+				j += r_;                                                            \
+				i += !r_;                                                           \
+				if (t < nb) {                                                       \
+					int l_ = je == mid || (ie > lo && !le(&src[ie - 1], &src[je - 1])); \
+					const T *q_ = l_ ? &src[ie - 1] : &src[je - 1];                 \
+					dst[--ke] = *q_;                                                \
+					ie -= l_;                                                       \
+					je -= !l_;                                                      \
+				}                                                                   \
+			}                                                                       \
+		}                                                                           \
+	}                                                                               \
+	static void name(T *a, size_t n, T *tmp)                                        \
+	{                                                                               \
+		for (size_t lo = 0; lo < n; lo += 4) { /* insertion-sorted runs */          \
+			size_t hi = lo + 4 < n ? lo + 4 : n;                                    \
+			for (size_t i = lo + 1; i < hi; i++) {                                  \
+				T x = a[i];                                                         \
+				size_t j = i;                                                       \
+				for (; j > lo && !le(&a[j - 1], &x); j--)                           \
+					a[j] = a[j - 1];                                                \
+				a[j] = x;                                                           \
+			}                                                                       \
+		}                                                                           \
+		T *src = a, *dst = tmp;                                                     \
+		for (size_t w = 4; w < n; w *= 2) {                                         \
+			name##_pass(src, dst, n, w);                                            \
+			T *t = src;                                                             \
+			src = dst;                                                              \
+			dst = t;                                                                \
+		}                                                                           \
+		if (src != a)                                                               \
+			memcpy(a, src, n * sizeof(*a));                                         \
+	}
+
+/* ---- ranks of the element strings ---- */
+
+/* A string to rank: bytes [16 * depth, 16 * depth + 16) of its "s;" as a
+ * big-endian number (zeros past the ';'), the chunk sorted on. */
+struct rkey {
+	unsigned __int128 k;
+	const char *s;
+	size_t m; /* length with the ';' */
+	size_t el;
+};
+
+static unsigned __int128 chunk(const struct rkey *e, size_t depth)
+{
+	size_t m = e->m, at = depth * 16;
+	if (at >= m)
+		return 0;
+	if (m - at >= 16) {
+		uint64_t v[2];
+		memcpy(v, e->s + at, 16);
+		return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
+	}
+	unsigned __int128 v = 0;
+	for (size_t i = 0; i < 16; i++)
+		v = v << 8 | (at + i < m ? (unsigned char)e->s[at + i] : 0);
+	return v;
+}
+
+#define RKEY_LE(x, y) ((x)->k <= (y)->k)
+JH_MSORT(sort_rkeys, struct rkey, RKEY_LE)
+
+/* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
+ * strings to rank. */
+struct rtask {
+	size_t lo, n, depth;
+};
+
+/*
+ * Most significant chunk first: a range sorted on its chunk splits into
+ * runs of equal chunks; a run of one string, or of strings that end in it
+ * (';' is only at their end, so they are equal), takes the next rank, the
+ * others are sorted on the next chunk. Ranges are done in order (a stack of
+ * tasks, each range's runs pushed last first), so ranks come in order.
+ */
+uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
+{
+	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
+	struct rkey *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
+	for (size_t i = 0; i < n; i++) {
+		k[i] = (struct rkey){0, el[i].s, el[i].len + 1, i};
+		k[i].k = chunk(&k[i], 0);
+	}
+	struct rtask *st = NULL;
+	size_t nst = 0, alloc = 0;
+	uint32_t r = 0;
+	if (n) {
+		JH_GROW(st, 1, alloc);
+		st[nst++] = (struct rtask){0, n, 0};
+	}
+	while (nst) {
+		struct rtask t = st[--nst];
+		struct rkey *a = k + t.lo;
+		if (t.depth == SIZE_MAX || t.n == 1) {
+			for (size_t i = 0; i < t.n; i++)
+				rank[a[i].el] = r;
+			r++;
+			continue;
+		}
+		if (t.depth) {
+			for (size_t i = 0; i < t.n; i++) {
+				if (i + 8 < t.n) /* the strings are all over memory */
+					__builtin_prefetch(a[i + 8].s + t.depth * 16);
+				a[i].k = chunk(&a[i], t.depth);
+			}
+		}
+		sort_rkeys(a, t.n, tmp);
+		/* the runs, last first */
+		for (size_t hi = t.n; hi > 0;) {
+			size_t lo = hi - 1;
+			while (lo > 0 && a[lo - 1].k == a[hi - 1].k)
+				lo--;
+			int ended = a[lo].m <= (t.depth + 1) * 16;
+			JH_GROW(st, nst + 1, alloc);
+			st[nst++] = (struct rtask){t.lo + lo, hi - lo, ended ? SIZE_MAX : t.depth + 1};
+			hi = lo;
+		}
+	}
+	*nranks = r;
+	free(st);
+	free(tmp);
+	free(k);
+	return rank;
+}
+
+/* ---- the order of the lines ---- */
+
+/* Walks a stack's line element by element, root first. */
+struct walk {
+	const struct jh_coll *c;
+	const uint32_t *locs; /* leaf first */
+	uint32_t li;          /* locations left */
+	uint32_t l;           /* the current location */
+	uint32_t e, ebeg, eend; /* its elements: e the next */
+};
+
+static void walk_init(struct walk *w, const struct jh_coll *c, uint32_t stack)
+{
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	w->c = c;
+	w->locs = c->g->locpool + gs->off;
+	w->li = gs->len;
+	w->l = w->e = w->ebeg = w->eend = 0;
+}
+
+/* The next element, or UINT32_MAX at the end of the names; *last: it is
+ * the line's last element (followed by ' ' instead of ';'). */
+static uint32_t walk_next(struct walk *w, int *last)
+{
+	const uint32_t *eoff = w->c->eoff;
+	while (w->e == w->eend) {
+		if (!w->li)
+			return UINT32_MAX;
+		w->l = w->locs[--w->li];
+		w->e = w->ebeg = eoff[w->l];
+		w->eend = eoff[w->l + 1];
+	}
+	uint32_t e = w->e++;
+	*last = w->e == w->eend && !w->li; /* no location is without elements */
+	return e;
+}
+
+/* The line's bytes from its count on: " count\n" (one compare of the
+ * counts, shorter first on a common prefix). */
+static int cmp_counts(const struct jh_coll *c, uint32_t a, uint32_t b)
+{
+	size_t na = c->coff[a + 1] - c->coff[a], nb = c->coff[b + 1] - c->coff[b];
+	int r = memcmp(c->counts + c->coff[a], c->counts + c->coff[b], na < nb ? na : nb);
+	return r ? r : (na > nb) - (na < nb);
+}
+
+/* The two lines built and compared. */
+static int cmp_lines(const struct jh_coll *c, uint32_t a, uint32_t b)
+{
+	struct jh_sb x = JH_SB_INIT, y = JH_SB_INIT;
+	jh_sb_init(&x);
+	jh_sb_init(&y);
+	struct jh_coll_sink kx = {.kind = JH_SINK_SB, .sb = &x}, ky = {.kind = JH_SINK_SB, .sb = &y};
+	jh_coll_line(c, a, &kx);
+	jh_coll_line(c, b, &ky);
+	int r = memcmp(x.buf, y.buf, x.len < y.len ? x.len : y.len);
+	if (!r)
+		r = (x.len > y.len) - (x.len < y.len);
+	jh_sb_release(&x);
+	jh_sb_release(&y);
+	return r;
+}
+
+/* Byte order of the two stacks' lines, without building them: equal
+ * elements are skipped (pointer-equal most of the time), the first
+ * different one decides with its terminator (';' or ' '). */
+static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
+{
+	struct walk a, b;
+	walk_init(&a, c, sa);
+	walk_init(&b, c, sb);
+	/* shared whole locations from the root (not the last of either) */
+	while (a.li > 1 && b.li > 1 && a.locs[a.li - 1] == b.locs[b.li - 1]) {
+		a.li--;
+		b.li--;
+	}
+	for (;;) {
+		int la = 1, lb = 1;
+		uint32_t ex = walk_next(&a, &la), ey = walk_next(&b, &lb);
+		if (ex == UINT32_MAX || ey == UINT32_MAX) /* a stack emptied by allocator removal (rare) */
+			return cmp_lines(c, sa, sb);
+		if (!la && !lb && c->rk[ex] != c->rk[ey]) /* "x;" and "y;" differ */
+			return c->rk[ex] < c->rk[ey] ? -1 : 1;
+		struct iovec x = jh_coll_piece(c, a.l, ex - a.ebeg), y = jh_coll_piece(c, b.l, ey - b.ebeg);
+		size_t xl = x.iov_len - 1, yl = y.iov_len - 1, n = xl < yl ? xl : yl;
+		const char *xs = x.iov_base, *ys = y.iov_base;
+		if (xs != ys) {
+			int r = memcmp(xs, ys, n);
+			if (r)
+				return r;
+		}
+		unsigned char cx = xl > n ? (unsigned char)xs[n] : (la ? ' ' : ';');
+		unsigned char cy = yl > n ? (unsigned char)ys[n] : (lb ? ' ' : ';');
+		if (cx != cy)
+			return cx < cy ? -1 : 1;
+		if (la) /* both last, equal names: the counts decide */
+			return cmp_counts(c, sa, sb);
+	}
+}
+
+/*
+ * The sort key of a stack: the ranks + 1 of its first elements, root
+ * first, in fields of key_bits bits (enough for the ranks), key_per per
+ * word (the first in the highest); a field is 0 from the line's last
+ * element on (its terminator is ' ', not ';'). Where two keys first differ
+ * in fields that are both non-zero, they order the lines; anything else is
+ * left to cmp_stacks. (Sorting compares neighbours in line order most:
+ * they often share a few elements.)
+ */
+static unsigned key_bits, key_per;
+#define KEY_MASK ((1ULL << key_bits) - 1)
+
+struct keyed {
+	uint64_t key[2];
+	uint32_t stack; /* | KEY_SHORT: its line ends within the key (a zero field) */
+};
+#define KEY_SHORT 0x80000000u
+
+static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
+{
+	const struct jh_gstack *gs = &c->g->stacks[stack];
+	const uint32_t *locs = c->g->locpool + gs->off;
+	unsigned f = 0, nf = 2 * key_per;
+	uint64_t k[2] = {0, 0};
+	for (uint32_t li = gs->len; li-- > 0 && f < nf;) {
+		uint32_t e = c->eoff[locs[li]], end = c->eoff[locs[li] + 1] - !li; /* not the last */
+		for (; e < end && f < nf; e++, f++)
+			k[f / key_per] = k[f / key_per] << key_bits | (c->rk[e] + 1);
+	}
+	for (; f < nf; f++)
+		k[f / key_per] <<= key_bits;
+	key[0] = k[0];
+	key[1] = k[1];
+}
+
+/* Prefetches what stack_key reads of stack s (its root-most locations are
+ * all over memory): stage 2 their ids, 1 their element offsets, 0 the
+ * ranks. */
+static void prefetch_key(const struct jh_coll *c, size_t s, int stage)
+{
+	const struct jh_graph *g = c->g;
+	if (s >= g->nstacks || !g->stacks[s].len)
+		return;
+	const uint32_t *locs = g->locpool + g->stacks[s].off, len = g->stacks[s].len;
+	if (stage == 2) {
+		__builtin_prefetch(locs + len - 1);
+		return;
+	}
+	for (uint32_t i = len; i-- > 0 && i + 4 >= len;) {
+		if (stage)
+			__builtin_prefetch(&c->eoff[locs[i]]);
+		else
+			__builtin_prefetch(&c->rk[c->eoff[locs[i]]]);
+	}
+}
+
+static const struct jh_coll *sort_coll;
+
+static inline int cmp_keyed(const struct keyed *a, const struct keyed *b)
+{
+	int w = a->key[0] == b->key[0]; /* the first word that differs */
+	uint64_t x = a->key[w], y = b->key[w];
+	if (x != y) {
+		int sh = (63 - __builtin_clzll(x ^ y)) / (int)key_bits * (int)key_bits;
+		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
+			return x < y ? -1 : 1;
+	}
+	return cmp_stacks(sort_coll, a->stack & ~KEY_SHORT, b->stack & ~KEY_SHORT);
+}
+
+/* Where neither line ends within its key, keys that differ order the lines
+ * as numbers. */
+static inline int keyed_le(const struct keyed *a, const struct keyed *b)
+{
+	if (!((a->stack | b->stack) & KEY_SHORT)) {
+		unsigned __int128 x = (unsigned __int128)a->key[0] << 64 | a->key[1];
+		unsigned __int128 y = (unsigned __int128)b->key[0] << 64 | b->key[1];
+		if (x != y)
+			return x < y;
+	}
+	return cmp_keyed(a, b) <= 0;
+}
+
+#define KEYED_LE(x, y) keyed_le((x), (y))
+JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
+
+uint32_t *jh_coll_sort(const struct jh_coll *c)
+{
+	const struct jh_graph *g = c->g;
+	size_t n = g->nstacks;
+	struct keyed *kd = xmalloc(jh_st_mult(n ? n : 1, sizeof(*kd)));
+	struct keyed *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	key_bits = 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1);
+	key_per = 64 / key_bits;
+	for (size_t s = 0; s < n; s++) {
+		kd[s].key[0] = kd[s].key[1] = 0;
+		if (key_bits <= 21) {
+			prefetch_key(c, s + 12, 2);
+			prefetch_key(c, s + 8, 1);
+			prefetch_key(c, s + 4, 0);
+			stack_key(c, (uint32_t)s, kd[s].key);
+		}
+		kd[s].stack = (uint32_t)s;
+		if (!(kd[s].key[1] & KEY_MASK) || n > KEY_SHORT) /* a zero field */
+			kd[s].stack |= KEY_SHORT;
+	}
+	sort_coll = c;
+	sort_keyed(kd, n, tmp);
+	free(tmp);
+	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
+	for (size_t s = 0; s < n; s++)
+		order[s] = kd[s].stack & ~KEY_SHORT;
+	free(kd);
+	return order;
+}

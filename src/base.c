@@ -1,6 +1,7 @@
 /* base.c - memory, strbuf, arena, interning, hash map, diagnostics. */
 #include "jeheap/base.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +13,61 @@ static void oom(size_t n)
 	exit(JH_EXIT_INTERNAL);
 }
 
+/*
+ * A few large blocks given back with jh_free_large, kept for the next large
+ * allocation instead of being unmapped: their pages are already mapped and
+ * faulted in, and first touches of fresh pages are expensive. Slots are
+ * swapped atomically (threads may allocate).
+ */
+#define LARGE_MIN ((size_t)1 << 20)
+#define LARGE_SLOTS 8
+static void *large_cache[LARGE_SLOTS];
+
+void jh_free_large(void *p)
+{
+	if (p && malloc_usable_size(p) >= LARGE_MIN) {
+		for (int i = 0; i < LARGE_SLOTS; i++) {
+			void *none = NULL;
+			if (__atomic_compare_exchange_n(&large_cache[i], &none, p, 0,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				return;
+		}
+	}
+	free(p);
+}
+
+/* A cached block of at least n bytes (the smallest such), or NULL. */
+static void *large_take(size_t n)
+{
+	if (n < LARGE_MIN)
+		return NULL;
+	for (;;) {
+		int best = -1;
+		size_t bsize = 0;
+		for (int i = 0; i < LARGE_SLOTS; i++) {
+			void *b = __atomic_load_n(&large_cache[i], __ATOMIC_ACQUIRE);
+			size_t sz = b ? malloc_usable_size(b) : 0;
+			if (b && sz >= n && (best < 0 || sz < bsize)) {
+				best = i;
+				bsize = sz;
+			}
+		}
+		if (best < 0)
+			return NULL;
+		void *b = __atomic_exchange_n(&large_cache[best], NULL, __ATOMIC_ACQ_REL);
+		if (!b)
+			continue; /* taken meanwhile */
+		if (malloc_usable_size(b) >= n)
+			return b;
+		jh_free_large(b); /* another block was put there meanwhile */
+	}
+}
+
 void *xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p = large_take(n);
+	if (!p)
+		p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
 	return p;
@@ -22,7 +75,11 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t nmemb, size_t size)
 {
-	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	size_t n = jh_st_mult(nmemb ? nmemb : 1, size ? size : 1);
+	void *p = large_take(n);
+	if (p)
+		return memset(p, 0, n);
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		oom(nmemb * size);
 	return p;
@@ -30,6 +87,16 @@ void *xcalloc(size_t nmemb, size_t size)
 
 void *xrealloc(void *p, size_t n)
 {
+	if (n >= LARGE_MIN) {
+		size_t old = p ? malloc_usable_size(p) : 0;
+		void *b = old < LARGE_MIN ? large_take(n) : NULL;
+		if (b) {
+			if (p)
+				memcpy(b, p, old < n ? old : n);
+			free(p);
+			return b;
+		}
+	}
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);

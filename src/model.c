@@ -493,13 +493,26 @@ static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 /* Frees what densify made (profiles built by hand do not know of it). */
 static void drop_dense(struct jh_profile *p)
 {
-	free(p->pcids);
-	free(p->upcs);
-	free(p->upc_syms);
+	jh_free_large(p->pcids);
+	jh_free_large(p->upcs);
+	jh_free_large(p->upc_syms);
 	p->pcids = NULL;
 	p->upcs = NULL;
 	p->upc_syms = NULL;
 	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+}
+
+/* The symbol lines, read by id_locations only: the model's stacks may
+ * take their memory (jh_free_large). */
+static void drop_symbols(struct jh_profile *p)
+{
+	jh_free_large(p->syms);
+	jh_free_large(p->sym_frames);
+	jh_free_large(p->upc_syms);
+	p->syms = NULL;
+	p->sym_frames = NULL;
+	p->upc_syms = NULL;
+	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = 0;
 }
 
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
@@ -518,6 +531,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		drop_dense(p);
 		return -1;
 	}
+	drop_symbols(p);
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are

@@ -21,6 +21,10 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/* free() for a block that may be large: a few large blocks are kept (their
+ * pages stay mapped) and handed out again by the next large xmalloc,
+ * xcalloc or xrealloc. */
+void jh_free_large(void *p);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* n * size, ending the process on overflow. */

@@ -1,9 +1,12 @@
 /* base.c - memory, strbuf, arena, interning, hash map, diagnostics. */
 #include "jeheap/base.h"
 
+#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int jh_quiet;
 
@@ -227,12 +230,29 @@ struct jh_arena_block {
 	max_align_t data[];
 };
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+void jh_populate(void *p, size_t n)
+{
+	static int unsupported;
+	if (__atomic_load_n(&unsupported, __ATOMIC_RELAXED) || !p)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE); /* from the auxv: no syscall */
+	uintptr_t b = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
+	if (e > b && madvise((void *)b, e - b, MADV_POPULATE_WRITE) && errno == EINVAL)
+		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
+}
+
 void *jh_arena_alloc(struct jh_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	if (!a->head || a->used + n > a->cap) {
 		size_t cap = n > 65536 ? n : 65536;
 		struct jh_arena_block *b = xmalloc(sizeof(*b) + cap);
+		jh_populate(b, sizeof(*b) + cap); /* it is filled */
 		b->next = a->head;
 		a->head = b;
 		a->used = 0;

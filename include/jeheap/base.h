@@ -25,6 +25,10 @@ void *xrealloc(void *p, size_t n);
  * pages stay mapped) and handed out again by the next large xmalloc,
  * xcalloc or xrealloc. */
 void jh_free_large(void *p);
+/* Faults in the pages inside p[0..n) at once (MADV_POPULATE_WRITE, much
+ * cheaper than a fault per page), for memory about to be written entirely;
+ * nothing where the kernel lacks it. */
+void jh_populate(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* n * size, ending the process on overflow. */

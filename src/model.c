@@ -537,7 +537,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		drop_dense(p);
 		return -1;
 	}
-	drop_symbols(p);
+	if (p->split_symbols) /* else the names may be the caller's */
+		drop_symbols(p);
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are

@@ -1,8 +1,12 @@
 /* base.c - memory, strbuf, arena, interning, hash map, diagnostics. */
 #include "jeheap/base.h"
 
+#include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 int jh_quiet;
 
@@ -12,9 +16,61 @@ static void oom(size_t n)
 	exit(JH_EXIT_INTERNAL);
 }
 
+/*
+ * A few large blocks given back with jh_free_large, kept for the next large
+ * allocation instead of being unmapped: their pages are already mapped and
+ * faulted in, and first touches of fresh pages are expensive. Slots are
+ * swapped atomically (threads may allocate).
+ */
+#define LARGE_MIN ((size_t)1 << 20)
+#define LARGE_SLOTS 8
+static void *large_cache[LARGE_SLOTS];
+
+void jh_free_large(void *p)
+{
+	if (p && malloc_usable_size(p) >= LARGE_MIN) {
+		for (int i = 0; i < LARGE_SLOTS; i++) {
+			void *none = NULL;
+			if (__atomic_compare_exchange_n(&large_cache[i], &none, p, 0,
+							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				return;
+		}
+	}
+	free(p);
+}
+
+/* A cached block of at least n bytes (the smallest such), or NULL. */
+static void *large_take(size_t n)
+{
+	if (n < LARGE_MIN)
+		return NULL;
+	for (;;) {
+		int best = -1;
+		size_t bsize = 0;
+		for (int i = 0; i < LARGE_SLOTS; i++) {
+			void *b = __atomic_load_n(&large_cache[i], __ATOMIC_ACQUIRE);
+			size_t sz = b ? malloc_usable_size(b) : 0;
+			if (b && sz >= n && (best < 0 || sz < bsize)) {
+				best = i;
+				bsize = sz;
+			}
+		}
+		if (best < 0)
+			return NULL;
+		void *b = __atomic_exchange_n(&large_cache[best], NULL, __ATOMIC_ACQ_REL);
+		if (!b)
+			continue; /* taken meanwhile */
+		if (malloc_usable_size(b) >= n)
+			return b;
+		jh_free_large(b); /* another block was put there meanwhile */
+	}
+}
+
 void *xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
+	void *p = large_take(n);
+	if (!p)
+		p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
 	return p;
@@ -22,7 +78,11 @@ void *xmalloc(size_t n)
 
 void *xcalloc(size_t nmemb, size_t size)
 {
-	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	size_t n = jh_st_mult(nmemb ? nmemb : 1, size ? size : 1);
+	void *p = large_take(n);
+	if (p)
+		return memset(p, 0, n);
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		oom(nmemb * size);
 	return p;
@@ -30,6 +90,16 @@ void *xcalloc(size_t nmemb, size_t size)
 
 void *xrealloc(void *p, size_t n)
 {
+	if (n >= LARGE_MIN) {
+		size_t old = p ? malloc_usable_size(p) : 0;
+		void *b = old < LARGE_MIN ? large_take(n) : NULL;
+		if (b) {
+			if (p)
+				memcpy(b, p, old < n ? old : n);
+			free(p);
+			return b;
+		}
+	}
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);
@@ -160,12 +230,29 @@ struct jh_arena_block {
 	max_align_t data[];
 };
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+
+void jh_populate(void *p, size_t n)
+{
+	static int unsupported;
+	if (__atomic_load_n(&unsupported, __ATOMIC_RELAXED) || !p)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE); /* from the auxv: no syscall */
+	uintptr_t b = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
+	if (e > b && madvise((void *)b, e - b, MADV_POPULATE_WRITE) && errno == EINVAL)
+		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
+}
+
 void *jh_arena_alloc(struct jh_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	if (!a->head || a->used + n > a->cap) {
 		size_t cap = n > 65536 ? n : 65536;
 		struct jh_arena_block *b = xmalloc(sizeof(*b) + cap);
+		jh_populate(b, sizeof(*b) + cap); /* it is filled */
 		b->next = a->head;
 		a->head = b;
 		a->used = 0;

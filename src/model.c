@@ -412,6 +412,12 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
 	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
 	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
+	if (!m->nlocs) { /* the first file: every id is a new location, */
+		jh_populate(m->locs, nu * sizeof(*m->locs));
+		/* whose frames are (at most) the parts of the symbol lines */
+		JH_GROW_LARGE(m->frames.items, p->nsym_frames, m->frames.alloc);
+		jh_populate(m->frames.items, p->nsym_frames * sizeof(*m->frames.items));
+	}
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
@@ -493,13 +499,26 @@ static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 /* Frees what densify made (profiles built by hand do not know of it). */
 static void drop_dense(struct jh_profile *p)
 {
-	free(p->pcids);
-	free(p->upcs);
-	free(p->upc_syms);
+	jh_free_large(p->pcids);
+	jh_free_large(p->upcs);
+	jh_free_large(p->upc_syms);
 	p->pcids = NULL;
 	p->upcs = NULL;
 	p->upc_syms = NULL;
 	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+}
+
+/* The symbol lines, read by id_locations only: the model's stacks may
+ * take their memory (jh_free_large). */
+static void drop_symbols(struct jh_profile *p)
+{
+	jh_free_large(p->syms);
+	jh_free_large(p->sym_frames);
+	jh_free_large(p->upc_syms);
+	p->syms = NULL;
+	p->sym_frames = NULL;
+	p->upc_syms = NULL;
+	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = 0;
 }
 
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
@@ -518,6 +537,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		drop_dense(p);
 		return -1;
 	}
+	if (p->split_symbols) /* else the names may be the caller's */
+		drop_symbols(p);
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are
@@ -695,47 +716,6 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 	jh_model_finish(m, o->nbases > 0, o->drop_negative);
 	JH_TRACE("model: finished");
 	return 0;
-}
-
-void jh_model_coverage(const struct jh_model *m, FILE *f)
-{
-	size_t n = 0;
-	uint32_t *idx = xmalloc(jh_st_mult(m->nlocs ? m->nlocs : 1, sizeof(*idx)));
-	for (size_t i = 0; i < m->nlocs; i++)
-		idx[i] = m->locs[i].status == JH_SYM_EMBEDDED ? UINT32_MAX : (uint32_t)n++;
-	if (n) {
-		/* bytes: in-use bytes of every stack a location is in (once per stack) */
-		double *bytes = xcalloc(n, sizeof(*bytes));
-		uint32_t *stamp = xcalloc(n, sizeof(*stamp));
-		for (size_t s = 0; s < m->nstacks; s++) {
-			const struct jh_mstack *ms = &m->stacks[s];
-			for (uint32_t k = 0; k < ms->len; k++) {
-				uint32_t j = idx[m->locpool[ms->off + k]];
-				if (j == UINT32_MAX || stamp[j] == s + 1)
-					continue;
-				stamp[j] = (uint32_t)s + 1;
-				bytes[j] += ms->c.v[JH_INUSE_SPACE] + ms->base.v[JH_INUSE_SPACE];
-			}
-		}
-		struct jh_symresult *res = xcalloc(n, sizeof(*res));
-		for (size_t i = 0; i < m->nlocs; i++) {
-			if (idx[i] == UINT32_MAX)
-				continue;
-			const struct jh_location *l = &m->locs[i];
-			struct jh_symresult *r = &res[idx[i]];
-			r->module = l->module;
-			r->modaddr = l->modaddr;
-			r->status = l->status;
-			r->allocator = l->allocator;
-			r->first = l->first;
-			r->nframes = l->nframes;
-		}
-		jh_symbolize_coverage(f, res, bytes, n);
-		free(res);
-		free(stamp);
-		free(bytes);
-	}
-	free(idx);
 }
 
 void jh_model_release(struct jh_model *m)

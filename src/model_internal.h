@@ -29,9 +29,9 @@ struct jh_model_priv {
 /* symbolic: key locations by their frames (set when --base is used). */
 void jh_model_init(struct jh_model *m, int symbolic);
 /* Adds one read profile (is_base: subtracted). s may be NULL. p is
- * densified (jh_profile_densify), its pc ids are overwritten (or taken) and
- * split symbol parts are freed (the caller releases p afterwards). Thread
- * data is not read from a profile read with no_threads. */
+ * densified (jh_profile_densify), its pc ids are overwritten (or taken); with
+ * split_symbols its symbol lines and their parts are freed (the caller releases p
+ * afterwards). Thread data is not read from a profile read with no_threads. */
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d);
 /* Subtracts bases, applies --drop_negative, sorts threads. */

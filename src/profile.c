@@ -26,26 +26,26 @@ void jh_profile_release(struct jh_profile *p)
 {
 	free(p->source);
 	free(p->binary);
-	free(p->pcs);
-	free(p->pcids);
-	free(p->upcs);
-	free(p->upc_syms);
+	jh_free_large(p->pcs);
+	jh_free_large(p->pcids);
+	jh_free_large(p->upcs);
+	jh_free_large(p->upc_syms);
 	free(p->pc_pending);
-	free(p->pc_slots);
-	free(p->stacks);
-	free(p->tsamples);
+	jh_free_large(p->pc_slots);
+	jh_free_large(p->stacks);
+	jh_free_large(p->tsamples);
 	for (size_t i = 0; i < p->nthreads; i++)
 		free(p->threads[i].name);
 	free(p->threads);
 	for (size_t i = 0; i < p->nmaps; i++)
 		free(p->maps[i].path);
 	free(p->maps);
-	free(p->syms);
+	jh_free_large(p->syms);
 	free(p->sym_parts);
-	free(p->sym_frames);
+	jh_free_large(p->sym_frames);
 	jh_arena_release(&p->sym_arena);
 	free(p->sym_index);
-	free(p->stack_slots);
+	jh_free_large(p->stack_slots);
 	jh_u64map_release(&p->thread_index);
 	free(p->ts_head);
 	free(p->ts_next);

@@ -21,6 +21,14 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
+/* free() for a block that may be large: a few large blocks are kept (their
+ * pages stay mapped) and handed out again by the next large xmalloc,
+ * xcalloc or xrealloc. */
+void jh_free_large(void *p);
+/* Faults in the pages inside p[0..n) at once (MADV_POPULATE_WRITE, much
+ * cheaper than a fault per page), for memory about to be written entirely;
+ * nothing where the kernel lacks it. */
+void jh_populate(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* n * size, ending the process on overflow. */

@@ -1,6 +1,8 @@
 /*
- * bench_parse.c - times jh_profile_read alone (no analysis) and prints a
- * summary of the model; built by scripts/bench/parse.sh, not by CMake.
+ * bench_parse.c - times jh_profile_read alone (no model, no analysis), reading
+ * as jeheap does without --thread (split symbol parts, dense pc ids, thread
+ * lines checked but not stored), and prints a summary of the profile; built
+ * by scripts/bench/parse.sh, not by CMake.
  * Usage: bench_parse FILE...   (prints MB/s of the file size and peak RSS)
  */
 #include "jeheap/profile.h"
@@ -18,6 +20,7 @@ int main(int argc, char **argv)
 		struct timespec t0, t1, c0, c1;
 		struct stat st;
 		jh_profile_init(&p);
+		p.split_symbols = p.dense_pcs = p.no_threads = 1; /* as jh_model_build */
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 		if (jh_profile_read(&p, argv[i], &d) < 0) {
@@ -39,7 +42,7 @@ int main(int argc, char **argv)
 		       argv[i], secs, size / 1e6 / secs, (double)ru.ru_maxrss / 1024, size / 1e6, cpu,
 		       size / 1e6 / cpu);
 		printf("  stacks %zu pcs %zu threads %zu tsamples %zu maps %zu syms %zu period %llu\n",
-		       p.nstacks, p.npcs, p.nthreads, p.ntsamples, p.nmaps, p.nsyms,
+		       p.nstacks, p.npcids, p.nthreads, p.ntsamples, p.nmaps, p.nsyms,
 		       (unsigned long long)p.period);
 		printf("  inuse %.3f objs %.3f B, alloc %.3f objs %.3f B\n", tot.v[0], tot.v[1],
 		       tot.v[2], tot.v[3]);

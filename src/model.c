@@ -545,13 +545,11 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	 * subtracted from it (jeheap's --base also applies to --thread) */
 	int thread_data = (is_base || mp->nprofiles == 0) && !p->no_threads;
 	if (mp->keep_first && !is_base && mp->nprofiles == 0) {
+		/* the profile's pcs and their locations are kept, not copied */
 		m->nfirst = p->nupcs;
-		m->first_pcs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint64_t)));
-		m->first_locs = xmalloc(jh_st_mult(m->nfirst ? m->nfirst : 1, sizeof(uint32_t)));
-		if (m->nfirst) {
-			memcpy(m->first_pcs, p->upcs, m->nfirst * sizeof(uint64_t));
-			memcpy(m->first_locs, glob, m->nfirst * sizeof(uint32_t));
-		}
+		m->first_pcs = p->upcs;
+		m->first_locs = glob;
+		p->upcs = NULL;
 	}
 	if (!is_base)
 		mp->nprofiles++;
@@ -624,7 +622,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	for (size_t i = 0; thread_data && i < p->nthreads; i++)
 		model_thread(m, p->threads[i].uid, p->threads[i].name);
 	free(pstack);
-	free(glob);
+	if (glob != m->first_locs)
+		free(glob);
 	drop_dense(p);
 	return 0;
 }

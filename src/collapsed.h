@@ -27,6 +27,7 @@ struct jh_coll {
 	                     * (equal strings, equal ranks) */
 	uint32_t nranks;
 	char *counts;       /* per stack: " count\n" or " before after\n" */
+	void *scratch;      /* jh_coll_scratch bytes */
 	size_t *coff;       /* per stack, nstacks + 1 */
 };
 
@@ -45,12 +46,19 @@ struct jh_coll_str {
 	size_t len;
 };
 
+/*
+ * Scratch memory for ranking nel elements and sorting nstacks stacks
+ * (bytes, 16-byte aligned): one block for both, as memory first touched
+ * is costly.
+ */
+size_t jh_coll_scratch(size_t nel, size_t nstacks);
+
 /* Ranks el[0..n) by the bytes of "s;" (s[len] is ';'; equal strings share
  * a rank); *nranks: the number of ranks. Caller frees. */
-uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks);
+uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks, void *scratch);
 
 /* The stacks of c->g in line order. Caller frees. */
-uint32_t *jh_coll_sort(const struct jh_coll *c);
+uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch);
 
 /* Where jh_coll_line puts a line: a buffer written to out when full, or a
  * string. */

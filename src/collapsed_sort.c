@@ -69,17 +69,25 @@
 /* ---- ranks of the element strings ---- */
 
 /* A string to rank: bytes [16 * depth, 16 * depth + 16) of its "s;" as a
- * big-endian number (zeros past the ';'), the chunk sorted on. */
+ * big-endian number (zeros past the ';'), the chunk sorted on. 32 bytes
+ * (the keys and their scratch are one of the largest arrays of
+ * --collapsed, see jh_coll_scratch). */
 struct rkey {
 	unsigned __int128 k;
 	const char *s;
-	size_t m; /* length with the ';' */
-	size_t el;
+	uint32_t el;
+	uint32_t m; /* length with the ';', UINT32_MAX: that of el (32 bytes a key) */
 };
 
-static unsigned __int128 chunk(const struct rkey *e, size_t depth)
+/* Its length with the ';'. */
+static size_t rkey_len(const struct jh_coll_str *el, const struct rkey *e)
 {
-	size_t m = e->m, at = depth * 16;
+	return e->m != UINT32_MAX ? e->m : el[e->el].len + 1;
+}
+
+static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *e, size_t depth)
+{
+	size_t m = rkey_len(el, e), at = depth * 16;
 	if (at >= m)
 		return 0;
 	if (m - at >= 16) {
@@ -109,14 +117,14 @@ struct rtask {
  * others are sorted on the next chunk. Ranges are done in order (a stack of
  * tasks, each range's runs pushed last first), so ranks come in order.
  */
-uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
+uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks, void *scratch)
 {
-	struct rkey *k = xmalloc(jh_st_mult(n ? n : 1, sizeof(*k)));
-	struct rkey *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	struct rkey *k = scratch, *tmp = k + n;
 	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
 	for (size_t i = 0; i < n; i++) {
-		k[i] = (struct rkey){0, el[i].s, el[i].len + 1, i};
-		k[i].k = chunk(&k[i], 0);
+		k[i] = (struct rkey){0, el[i].s, (uint32_t)i,
+				     el[i].len + 1 < UINT32_MAX ? (uint32_t)(el[i].len + 1) : UINT32_MAX};
+		k[i].k = chunk(el, &k[i], 0);
 	}
 	struct rtask *st = NULL;
 	size_t nst = 0, alloc = 0;
@@ -138,7 +146,7 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
 			for (size_t i = 0; i < t.n; i++) {
 				if (i + 8 < t.n) /* the strings are all over memory */
 					__builtin_prefetch(a[i + 8].s + t.depth * 16);
-				a[i].k = chunk(&a[i], t.depth);
+				a[i].k = chunk(el, &a[i], t.depth);
 			}
 		}
 		sort_rkeys(a, t.n, tmp);
@@ -147,7 +155,7 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
 			size_t lo = hi - 1;
 			while (lo > 0 && a[lo - 1].k == a[hi - 1].k)
 				lo--;
-			int ended = a[lo].m <= (t.depth + 1) * 16;
+			int ended = rkey_len(el, &a[lo]) <= (t.depth + 1) * 16;
 			JH_GROW(st, nst + 1, alloc);
 			st[nst++] = (struct rtask){t.lo + lo, hi - lo, ended ? SIZE_MAX : t.depth + 1};
 			hi = lo;
@@ -155,8 +163,6 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks)
 	}
 	*nranks = r;
 	free(st);
-	free(tmp);
-	free(k);
 	return rank;
 }
 
@@ -297,8 +303,10 @@ static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
 
 /* Prefetches what stack_key reads of stack s (its root-most locations are
  * all over memory): stage 2 their ids, 1 their element offsets, 0 the
- * ranks. */
-static void prefetch_key(const struct jh_coll *c, size_t s, int stage)
+ * ranks. Inlined: GCC deems a function that only prefetches free of side
+ * effects, and drops the calls. */
+static inline __attribute__((always_inline)) void
+prefetch_key(const struct jh_coll *c, size_t s, int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks || !g->stacks[s].len)
@@ -346,12 +354,18 @@ static inline int keyed_le(const struct keyed *a, const struct keyed *b)
 #define KEYED_LE(x, y) keyed_le((x), (y))
 JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
 
-uint32_t *jh_coll_sort(const struct jh_coll *c)
+size_t jh_coll_scratch(size_t nel, size_t nstacks)
+{
+	size_t r = jh_st_mult(nel, 2 * sizeof(struct rkey));
+	size_t s = jh_st_mult(nstacks, 2 * sizeof(struct keyed));
+	return r > s ? r : s;
+}
+
+uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch)
 {
 	const struct jh_graph *g = c->g;
 	size_t n = g->nstacks;
-	struct keyed *kd = xmalloc(jh_st_mult(n ? n : 1, sizeof(*kd)));
-	struct keyed *tmp = xmalloc(jh_st_mult(n ? n : 1, sizeof(*tmp)));
+	struct keyed *kd = scratch, *tmp = kd + n;
 	key_bits = 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1);
 	key_per = 64 / key_bits;
 	for (size_t s = 0; s < n; s++) {
@@ -368,10 +382,8 @@ uint32_t *jh_coll_sort(const struct jh_coll *c)
 	}
 	sort_coll = c;
 	sort_keyed(kd, n, tmp);
-	free(tmp);
 	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
 	for (size_t s = 0; s < n; s++)
 		order[s] = kd[s].stack & ~KEY_SHORT;
-	free(kd);
 	return order;
 }

@@ -23,7 +23,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+
+/* Page faults so far (JH_TRACE: memory first touched is costly). */
+static long faults(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
+}
 
 /*
  * The distinct elements (frame names) with their strings, made once per
@@ -162,7 +170,8 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
 	make_names(&ec, m);
-	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks);
+	c->scratch = xmalloc(jh_coll_scratch(ec.nel ? ec.nel : 1, g->nstacks));
+	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks, c->scratch);
 	build_records(c, ec.el, el);
 	for (size_t i = 0; i < nel; i++)
 		el[i] = rank[el[i]];
@@ -176,8 +185,10 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 
 /* Prefetches what writing stack order[s] will read: stacks come in line
  * order, so their locations are all over memory. Stage 1: the stack's
- * location ids; 0: their records. */
-static void prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_t s, int stage)
+ * location ids; 0: their records. Inlined (see prefetch_key in
+ * collapsed_sort.c). */
+static inline __attribute__((always_inline)) void
+prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_t s, int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks)
@@ -195,7 +206,9 @@ static void prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_
 	__builtin_prefetch(&c->coff[order[s]]);
 }
 
-static int writev_all(int fd, struct iovec *iov, int n)
+/* Writes iov[0..n), total bytes (the pieces are only gone through after a
+ * short write). */
+static int writev_all(int fd, struct iovec *iov, int n, size_t total)
 {
 	while (n > 0) {
 		ssize_t w = writev(fd, iov, n);
@@ -204,6 +217,9 @@ static int writev_all(int fd, struct iovec *iov, int n)
 				continue;
 			return -1;
 		}
+		if ((size_t)w == total)
+			return 0;
+		total -= (size_t)w;
 		for (; n > 0 && (size_t)w >= iov->iov_len; iov++, n--)
 			w -= (ssize_t)iov->iov_len;
 		if (n > 0) {
@@ -218,6 +234,7 @@ static int writev_all(int fd, struct iovec *iov, int n)
 enum { NIOV = 1024 };
 struct iovs {
 	int fd, n, err;
+	size_t bytes; /* of the n pieces */
 	struct iovec iov[NIOV];
 };
 
@@ -225,30 +242,39 @@ struct iovs {
  * ';' when the line ends), which stays. */
 static void iovs_flush(struct iovs *k)
 {
-	if (k->n > 1 && writev_all(k->fd, k->iov, k->n - 1))
+	if (!k->n)
+		return;
+	size_t last = k->iov[k->n - 1].iov_len;
+	if (k->n > 1 && writev_all(k->fd, k->iov, k->n - 1, k->bytes - last))
 		k->err = 1;
-	if (k->n)
-		k->iov[0] = k->iov[k->n - 1];
-	k->n = k->n ? 1 : 0;
+	k->iov[0] = k->iov[k->n - 1];
+	k->n = 1;
+	k->bytes = last;
 }
 
-/* Gathers stack's line (see emit_line). */
+/* Gathers stack's line (see jh_coll_line). */
 static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t stack)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
 	int any = 0;
+	size_t bytes = 0; /* gathered since k->bytes */
 	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
 		const uint64_t *r = c->rec[locs[i]];
 		if (__builtin_expect((r[0] & 0xffff) != 0, 1)) {
-			if (k->n > NIOV - JH_COLL_INREC)
+			if (k->n > NIOV - JH_COLL_INREC) {
+				k->bytes += bytes;
+				bytes = 0;
 				iovs_flush(k);
+			}
 			/* all four unpacked (no branch on the count), the count kept */
 			struct iovec *v = k->iov + k->n;
 			int n = 0;
+#pragma GCC unroll 4
 			for (uint32_t j = 0; j < JH_COLL_INREC; j++) {
 				v[j].iov_base = (void *)(uintptr_t)(r[j] >> 16);
 				v[j].iov_len = r[j] & 0xffff;
+				bytes += r[j] & 0xffff;
 				n += r[j] != 0;
 			}
 			k->n += n;
@@ -259,22 +285,31 @@ static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t s
 		uint32_t n = (uint32_t)r[1];
 		any |= n != 0;
 		while (n) {
-			if (k->n == NIOV)
+			if (k->n == NIOV) {
+				k->bytes += bytes;
+				bytes = 0;
 				iovs_flush(k);
+			}
 			uint32_t m = n < (uint32_t)(NIOV - k->n) ? n : (uint32_t)(NIOV - k->n);
-			for (uint32_t j = 0; j < m; j++)
+			for (uint32_t j = 0; j < m; j++) {
 				k->iov[k->n + j] = p[j];
+				bytes += p[j].iov_len;
+			}
 			k->n += m;
 			p += m;
 			n -= m;
 		}
 	}
-	if (any) /* the last name without its ';' (never written yet) */
+	if (any) { /* the last name without its ';' (never written yet) */
 		k->iov[k->n - 1].iov_len--;
+		bytes--;
+	}
+	k->bytes += bytes;
 	if (k->n == NIOV)
 		iovs_flush(k);
 	k->iov[k->n].iov_base = c->counts + c->coff[stack];
 	k->iov[k->n++].iov_len = c->coff[stack + 1] - c->coff[stack];
+	k->bytes += c->coff[stack + 1] - c->coff[stack];
 }
 
 /*
@@ -296,6 +331,7 @@ static int write_direct(FILE *out, const struct jh_coll *c, const uint32_t *orde
 	struct iovs *k = xmalloc(sizeof(*k));
 	k->fd = fd;
 	k->n = k->err = 0;
+	k->bytes = 0;
 	for (size_t s = 0; s < g->nstacks && !k->err; s++) {
 		if (s + 10 < g->nstacks)
 			__builtin_prefetch(&g->stacks[order[s + 10]]);
@@ -303,7 +339,7 @@ static int write_direct(FILE *out, const struct jh_coll *c, const uint32_t *orde
 		prefetch_stack(c, order, s + 3, 0);
 		iovs_line(k, c, order[s]);
 	}
-	int r = k->err || writev_all(fd, k->iov, k->n) ? -1 : 0;
+	int r = k->err || writev_all(fd, k->iov, k->n, k->bytes) ? -1 : 0;
 	free(k);
 	return r;
 }
@@ -378,21 +414,25 @@ static void build_counts(struct jh_coll *c, struct jh_sb *counts)
 	c->counts = counts->buf;
 }
 
+/* Page faults so far (JH_TRACE: memory first touched is costly). */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
 	struct jh_coll c = {.g = g};
 	struct jh_arena strs = {0};
+	JH_TRACE("coll: start (%ld page faults)", faults());
 	build_elements(&c, &strs);
-	JH_TRACE("coll: elements");
+	JH_TRACE("coll: elements (%ld page faults)", faults());
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
 	build_counts(&c, &counts);
-	JH_TRACE("coll: counts");
-	uint32_t *order = jh_coll_sort(&c);
-	JH_TRACE("coll: sorted");
+	JH_TRACE("coll: counts (%ld page faults)", faults());
+	uint32_t *order = jh_coll_sort(&c, c.scratch);
+	free(c.scratch);
+	JH_TRACE("coll: sorted (%ld page faults)", faults());
 	int r = write_direct(out, &c, order);
 	if (r == 1)
 		r = write_buffered(out, &c, order);
+	JH_TRACE("coll: written (%ld page faults)", faults());
 	free(order);
 	free(c.coff);
 	free(c.eoff);

@@ -1,7 +1,10 @@
 #!/bin/bash
 # --collapsed with locations that do not fit a 32-byte record (more than
 # four frames, a name of 64 KiB and more), ';' in a name, a location whose
-# frames begin another's, and a stack emptied by allocator removal: the
+# frames begin another's, and a stack emptied by allocator removal; and
+# the boundaries of a record: exactly four and five frames, names whose
+# piece ("name;", 16 bits of length in a record) is 0xfffd to 0x10001
+# bytes, plain and inline: the
 # writev path (a file) and the buffered path (a pipe) write the same lines,
 # byte-wise sorted, with the names as built here (leaf addresses exact,
 # callers' one past their symbol: jeprof's caller fix-up).
@@ -12,6 +15,13 @@ fail=0
 err() { echo "FAIL $*"; fail=1; }
 
 long=$(printf 'L%.0s' $(seq 70000))
+# a name of n bytes: "<tag>_" and as many '#'
+name() { local pad; pad=$(head -c $(($2 - ${#1} - 1)) /dev/zero | tr '\0' '#'); echo "${1}_$pad"; }
+near=()
+for n in 65532 65533 65534 65535 65536; do near+=("$(name "n$n" $n)"); done
+# inline names get "[inline]" (8 bytes): 65524..65528 + 8
+inl_near=()
+for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 {
 	echo "--- symbol"
 	echo "binary=/bin/prog"
@@ -21,6 +31,13 @@ long=$(printf 'L%.0s' $(seq 70000))
 	echo "0x0000000000001030 a--$long--b"
 	echo "0x0000000000001040 x--y"
 	echo "0x0000000000001050 x"
+	echo "0x0000000000001060 p--q--r--s"
+	echo "0x0000000000001070 p--q--r--s--t"
+	for i in 0 1 2 3 4; do
+		printf '0x00000000000011%d0 %s\n' "$i" "${near[$i]}"
+		printf '0x00000000000012%d0 o--%s\n' "$i" "${inl_near[$i]}"
+		printf '0x00000000000013%d0 o--%s--q--r\n' "$i" "${inl_near[$i]}"
+	done
 	echo "0x0000000000002000 malloc"
 	echo "---"
 	echo "--- heap"
@@ -38,6 +55,20 @@ long=$(printf 'L%.0s' $(seq 70000))
 	echo "  t*: 5: 500 [0: 0]"
 	echo "@ 0x2000"
 	echo "  t*: 6: 600 [0: 0]"
+	echo "@ 0x1060 0x1001"
+	echo "  t*: 7: 700 [0: 0]"
+	echo "@ 0x1070 0x1001"
+	echo "  t*: 8: 800 [0: 0]"
+	echo "@ 0x1060 0x1071 0x1001"
+	echo "  t*: 9: 900 [0: 0]"
+	for i in 0 1 2 3 4; do
+		for b in 11 12 13; do
+			echo "@ 0x$b${i}0 0x1001"
+			echo "  t*: 1: 1$b$i [0: 0]"
+			echo "@ 0x1060 0x$b${i}1 0x1001"
+			echo "  t*: 1: 2$b$i [0: 0]"
+		done
+	done
 	echo ""
 	echo "MAPPED_LIBRARIES:"
 } > "$tmp/p.heap.symbolized"
@@ -46,16 +77,30 @@ long=$(printf 'L%.0s' $(seq 70000))
 "$JEHEAP" --collapsed --show_bytes "$tmp/p.heap.symbolized" | cat > "$tmp/pipe" || err "exit code (pipe)"
 cmp -s "$tmp/file" "$tmp/pipe" || err "writev and buffered outputs differ"
 LC_ALL=C sort -c "$tmp/file" || err "not sorted"
-[ "$(wc -l < "$tmp/file")" = 6 ] || err "line count $(wc -l < "$tmp/file")"
+[ "$(wc -l < "$tmp/file")" = 39 ] || err "line count $(wc -l < "$tmp/file")"
 inl="f(int);g:h[inline];i[inline];j[inline];k[inline];l[inline];m[inline]"
 # the names of each line (the counts are checked elsewhere)
 sed 's/ [0-9]*$//' "$tmp/file" > "$tmp/names"
-grep -qxF "main;$inl" "$tmp/names" || err "seven frames"
-grep -qxF "main;$inl;$long(int)" "$tmp/names" || err "long name"
-grep -qxF "main;a;$long[inline];b[inline]" "$tmp/names" || err "long inline name"
-grep -qxF "main;x" "$tmp/names" || err "x"
-grep -qxF "main;x;y[inline]" "$tmp/names" || err "x;y"
-grep -qxF "" "$tmp/names" || err "emptied stack"
+has() { grep -qxF "$1" "$tmp/names" || err "$2"; }
+has "main;$inl" "seven frames"
+has "main;$inl;$long(int)" "long name"
+has "main;a;$long[inline];b[inline]" "long inline name"
+has "main;x" "x"
+has "main;x;y[inline]" "x;y"
+has "" "emptied stack"
+four="p;q[inline];r[inline];s[inline]"
+has "main;$four" "four frames"
+has "main;$four;t[inline]" "five frames"
+has "main;$four;t[inline];$four" "five then four frames"
+for i in 0 1 2 3 4; do
+	n=${near[$i]} o="o;${inl_near[$i]}[inline]"
+	has "main;$n" "name of ${#n} bytes"
+	has "main;$n;$four" "name of ${#n} bytes, then four frames"
+	has "main;$o" "inline name of ${#o} bytes"
+	has "main;$o;$four" "inline name of ${#o} bytes, then four frames"
+	has "main;$o;q[inline];r[inline]" "four frames, a long one"
+	has "main;$o;q[inline];r[inline];$four" "four frames, a long one, then four"
+done
 grep -qvE ' [0-9]+$' "$tmp/file" && err "a line without its count"
 [ $fail = 0 ] || { cut -c1-120 "$tmp/file"; exit 1; }
 echo "ok"

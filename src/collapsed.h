@@ -7,39 +7,6 @@
 
 #include <sys/uio.h>
 
-/*
- * A line is its locations' elements (frame names), root first, each
- * followed by ';' but the last, which is followed by the count piece.
- * Every element is a piece (the name and its ';', held once per distinct
- * string), so that a line is written with writev. A location's pieces are
- * in its record, packed (the string's address << 16 | its length with the
- * ';'; zero after the last), or, when they do not fit (more than four,
- * long names), in ovf: then the record is {(index in ovf + 1) << 16, count}.
- */
-#define JH_COLL_INREC 4
-struct jh_coll {
-	const struct jh_graph *g;
-	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
-	struct iovec *ovf;
-	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
-	                     * at least one for a used location */
-	uint32_t *rk;       /* per element: byte order of its "name;" among all
-	                     * (equal strings, equal ranks) */
-	uint32_t nranks;
-	char *counts;       /* per stack: " count\n" or " before after\n" */
-	void *scratch;      /* jh_coll_scratch bytes */
-	size_t *coff;       /* per stack, nstacks + 1 */
-};
-
-/* Piece j of location l (j below its element count). */
-static inline struct iovec jh_coll_piece(const struct jh_coll *c, uint32_t l, uint32_t j)
-{
-	const uint64_t *r = c->rec[l];
-	if (r[0] & 0xffff)
-		return (struct iovec){(void *)(uintptr_t)(r[j] >> 16), r[j] & 0xffff};
-	return c->ovf[(r[0] >> 16) - 1 + j];
-}
-
 /* A string and its length (without the ';' that follows it). */
 struct jh_coll_str {
 	const char *s;
@@ -47,9 +14,47 @@ struct jh_coll_str {
 };
 
 /*
+ * A line is its locations' elements (frame names), root first, each
+ * followed by ';' but the last, which is followed by the count piece.
+ * Every element is a piece (the name and its ';', held once per distinct
+ * string), so that a line is written with writev. The elements of
+ * location l are [eoff[l], eoff[l + 1]), each known by the rank of its
+ * string; rstr holds the string of each rank.
+ *
+ * write_direct reads the pieces from records (made by it, in memory the
+ * sort is done with: only it needs them, and memory first touched is
+ * costly): a location's pieces packed (the string's address << 16 | its
+ * length with the ';'; zero after the last), or, when they do not fit (more
+ * than four, long names), in ovf: then the record is {(index in ovf + 1)
+ * << 16, count}.
+ */
+#define JH_COLL_INREC 4
+struct jh_coll {
+	const struct jh_graph *g;
+	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
+	                     * at least one for a used location */
+	uint32_t *rk;       /* per element: byte order of its "name;" among all
+	                     * (equal strings, equal ranks) */
+	uint32_t nranks;
+	struct jh_coll_str *rstr; /* per rank */
+	char *counts;       /* per stack: " count\n" or " before after\n" */
+	size_t *coff;       /* per stack, nstacks + 1 */
+	void *scratch;      /* for ranking, sorting, then rec (jh_coll_scratch) */
+	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
+	struct iovec *ovf;
+};
+
+/* Piece j of location l (j below its element count). */
+static inline struct iovec jh_coll_piece(const struct jh_coll *c, uint32_t l, uint32_t j)
+{
+	const struct jh_coll_str *t = &c->rstr[c->rk[c->eoff[l] + j]];
+	return (struct iovec){(void *)(uintptr_t)t->s, t->len + 1};
+}
+
+/*
  * Scratch memory for ranking nel elements and sorting nstacks stacks
- * (bytes, 16-byte aligned): one block for both, as memory first touched
- * is costly.
+ * (bytes, 16-byte aligned): one block for both (and the records after),
+ * as memory first touched is costly.
  */
 size_t jh_coll_scratch(size_t nel, size_t nstacks);
 

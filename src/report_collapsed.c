@@ -91,29 +91,23 @@ static int all_named(const uint32_t *fid, const struct jh_location *l)
 	return l->nframes > 0;
 }
 
-/* The records of the used locations (elements [eoff[l], eoff[l+1]) of el,
- * strings in str), see struct jh_coll. */
-static void build_records(struct jh_coll *c, const struct jh_coll_str *str, const uint32_t *el)
+/* The records of the used locations (see struct jh_coll), in c->scratch. */
+static void build_records(struct jh_coll *c)
 {
-	size_t n = c->g->m->nlocs, size = jh_st_mult(n ? n : 1, sizeof(*c->rec));
-	c->rec = aligned_alloc(sizeof(*c->rec), size);
-	if (!c->rec) {
-		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
-		exit(JH_EXIT_INTERNAL);
-	}
-	size_t novf = 0, alloc = 0;
+	size_t n = c->g->m->nlocs, novf = 0, alloc = 0;
+	c->rec = c->scratch;
 	for (size_t l = 0; l < n; l++) {
 		uint64_t *r = c->rec[l];
 		uint32_t a = c->eoff[l], ne = c->eoff[l + 1] - a;
 		int fits = ne <= JH_COLL_INREC;
 		for (uint32_t j = 0; j < ne && fits; j++) {
-			const struct jh_coll_str *t = &str[el[a + j]];
+			const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
 			fits = t->len + 1 < 0xffff && (uintptr_t)t->s >> 48 == 0;
 		}
 		memset(r, 0, sizeof(*c->rec));
 		if (fits) {
 			for (uint32_t j = 0; j < ne; j++) {
-				const struct jh_coll_str *t = &str[el[a + j]];
+				const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
 				r[j] = (uint64_t)(uintptr_t)t->s << 16 | (t->len + 1);
 			}
 			continue;
@@ -121,16 +115,27 @@ static void build_records(struct jh_coll *c, const struct jh_coll_str *str, cons
 		JH_GROW(c->ovf, novf + ne, alloc);
 		r[0] = (uint64_t)(novf + 1) << 16;
 		r[1] = ne;
-		for (uint32_t j = 0; j < ne; j++) {
-			const struct jh_coll_str *t = &str[el[a + j]];
-			c->ovf[novf++] = (struct iovec){(void *)(uintptr_t)t->s, t->len + 1};
-		}
+		for (uint32_t j = 0; j < ne; j++)
+			c->ovf[novf++] = jh_coll_piece(c, (uint32_t)l, j);
 	}
 }
 
+/* Memory aligned for the records, or exits. */
+static void *xaligned(size_t size)
+{
+	size = (size + 63) / 64 * 64;
+	void *p = aligned_alloc(64, size ? size : 64);
+	if (!p) {
+		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
+		exit(JH_EXIT_INTERNAL);
+	}
+	return p;
+}
+
 /* Splits each used location's collapsed name into its elements: c->eoff,
- * c->rec and c->rk (the ranks of their strings). */
-static void build_elements(struct jh_coll *c, struct jh_arena *strs)
+ * c->rk (the ranks of their strings) and c->rstr; c->scratch with room for
+ * the records too when recs. */
+static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 {
 	const struct jh_graph *g = c->g;
 	const struct jh_model *m = g->m;
@@ -170,9 +175,13 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs)
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
 	make_names(&ec, m);
-	c->scratch = xmalloc(jh_coll_scratch(ec.nel ? ec.nel : 1, g->nstacks));
+	size_t need = jh_coll_scratch(ec.nel ? ec.nel : 1, g->nstacks);
+	size_t rsize = recs ? jh_st_mult(m->nlocs, sizeof(*c->rec)) : 0;
+	c->scratch = xaligned(need > rsize ? need : rsize);
 	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks, c->scratch);
-	build_records(c, ec.el, el);
+	c->rstr = xmalloc(jh_st_mult(c->nranks ? c->nranks : 1, sizeof(*c->rstr)));
+	for (size_t i = 0; i < ec.nel; i++)
+		c->rstr[rank[i]] = ec.el[i];
 	for (size_t i = 0; i < nel; i++)
 		el[i] = rank[el[i]];
 	c->rk = el;
@@ -313,21 +322,28 @@ static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t s
 }
 
 /*
- * Writes the sorted lines straight from where the names are held (writev:
- * no copy of the output, which is often several times the input) when out
- * is a file or a device. Returns 1 when it does not (then nothing was
- * written): memory streams, and pipes and sockets, where the kernel's copy
- * of thousands of short pieces costs more than a buffer.
+ * The descriptor of out when the lines are written straight from where the
+ * names are held (writev: no copy of the output, which is often several
+ * times the input): out is a file or a device; else -1: memory streams,
+ * and pipes and sockets, where the kernel's copy of thousands of short
+ * pieces costs more than a buffer.
  */
-static int write_direct(FILE *out, const struct jh_coll *c, const uint32_t *order)
+static int direct_fd(FILE *out)
 {
-	const struct jh_graph *g = c->g;
 	int fd = fileno(out);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
-		return 1;
+		return -1;
+	return fd;
+}
+
+/* Writes the sorted lines with writev to fd (direct_fd of out). */
+static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
+{
+	const struct jh_graph *g = c->g;
 	if (fflush(out))
 		return -1;
+	build_records(c);
 	struct iovs *k = xmalloc(sizeof(*k));
 	k->fd = fd;
 	k->n = k->err = 0;
@@ -420,25 +436,24 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	struct jh_coll c = {.g = g};
 	struct jh_arena strs = {0};
 	JH_TRACE("coll: start (%ld page faults)", faults());
-	build_elements(&c, &strs);
+	int fd = direct_fd(out);
+	build_elements(&c, &strs, fd >= 0);
 	JH_TRACE("coll: elements (%ld page faults)", faults());
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
 	build_counts(&c, &counts);
 	JH_TRACE("coll: counts (%ld page faults)", faults());
 	uint32_t *order = jh_coll_sort(&c, c.scratch);
-	free(c.scratch);
 	JH_TRACE("coll: sorted (%ld page faults)", faults());
-	int r = write_direct(out, &c, order);
-	if (r == 1)
-		r = write_buffered(out, &c, order);
+	int r = fd >= 0 ? write_direct(out, fd, &c, order) : write_buffered(out, &c, order);
 	JH_TRACE("coll: written (%ld page faults)", faults());
 	free(order);
 	free(c.coff);
 	free(c.eoff);
-	free(c.rec);
+	free(c.scratch); /* and the records */
 	free(c.ovf);
 	free(c.rk);
+	free(c.rstr);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
 	return r;

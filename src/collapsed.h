@@ -40,6 +40,7 @@ struct jh_coll {
 	char *counts;       /* per stack: " count\n" or " before after\n" */
 	size_t *coff;       /* per stack, nstacks + 1 */
 	void *scratch;      /* for ranking, sorting, then rec (jh_coll_scratch) */
+	void *scratch_block; /* where it is */
 	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
 	struct iovec *ovf;
 };

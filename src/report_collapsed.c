@@ -120,16 +120,13 @@ static void build_records(struct jh_coll *c)
 	}
 }
 
-/* Memory aligned for the records, or exits. */
-static void *xaligned(size_t size)
+/* c->scratch: size bytes aligned for the records (64), all of which will
+ * be written (xmalloc: a large block given back before is taken again). */
+static void scratch_alloc(struct jh_coll *c, size_t size)
 {
-	size = (size + 63) / 64 * 64;
-	void *p = aligned_alloc(64, size ? size : 64);
-	if (!p) {
-		fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", size);
-		exit(JH_EXIT_INTERNAL);
-	}
-	return p;
+	c->scratch_block = xmalloc(jh_st_mult(1, size + 64));
+	c->scratch = (char *)c->scratch_block + (64 - (uintptr_t)c->scratch_block % 64);
+	jh_populate(c->scratch, size);
 }
 
 /* Splits each used location's collapsed name into its elements: c->eoff,
@@ -149,6 +146,7 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 	uint32_t *el = NULL; /* element of each location's frame */
 	size_t nel = 0, alloc = 0;
 	c->eoff = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*c->eoff)));
+	jh_populate(c->eoff, (m->nlocs + 1) * sizeof(*c->eoff)); /* all written */
 	for (size_t l = 0; l < m->nlocs; l++) {
 		c->eoff[l] = (uint32_t)nel;
 		if (!jh_graph_loc_used(g, (uint32_t)l))
@@ -177,9 +175,10 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 	make_names(&ec, m);
 	size_t need = jh_coll_scratch(ec.nel ? ec.nel : 1, g->nstacks);
 	size_t rsize = recs ? jh_st_mult(m->nlocs, sizeof(*c->rec)) : 0;
-	c->scratch = xaligned(need > rsize ? need : rsize);
+	scratch_alloc(c, need > rsize ? need : rsize);
 	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks, c->scratch);
 	c->rstr = xmalloc(jh_st_mult(c->nranks ? c->nranks : 1, sizeof(*c->rstr)));
+	jh_populate(c->rstr, c->nranks * sizeof(*c->rstr));
 	for (size_t i = 0; i < ec.nel; i++)
 		c->rstr[rank[i]] = ec.el[i];
 	for (size_t i = 0; i < nel; i++)
@@ -450,7 +449,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	free(order);
 	free(c.coff);
 	free(c.eoff);
-	free(c.scratch); /* and the records */
+	jh_free_large(c.scratch_block); /* and the records */
 	free(c.ovf);
 	free(c.rk);
 	free(c.rstr);

@@ -486,7 +486,13 @@ static void stacks_index(struct jh_model *m)
 static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 {
 	struct jh_model_priv *mp = m->priv;
+	size_t had = m->stacks_alloc;
 	JH_GROW_LARGE(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	if (m->stack_base && m->stacks_alloc != had)
+		m->stack_base = xrealloc(m->stack_base,
+					 jh_st_mult(m->stacks_alloc, sizeof(*m->stack_base)));
+	if (m->stack_base)
+		memset(&m->stack_base[m->nstacks], 0, sizeof(*m->stack_base));
 	JH_GROW_LARGE(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
 	struct jh_mstack *ms = &m->stacks[m->nstacks];
 	memset(ms, 0, sizeof(*ms));
@@ -525,6 +531,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
+	if (is_base && !m->stack_base)
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
 	jh_profile_densify(p);
 	free(p->pc_slots); /* the reader's indexes: their memory is reused */
 	free(p->stack_slots);
@@ -610,7 +618,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		pstack[i] = id;
 		if (!is_base)
 			mp->in_profile[id] = 1;
-		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
+		add_counts(is_base ? &m->stack_base[id] : &m->stacks[id].c, &st->c);
 	}
 	for (size_t i = 0; thread_data && i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
@@ -660,6 +668,8 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 {
 	struct jh_model_priv *mp = m->priv;
 	threads_merge(m);
+	if (have_bases && !m->stack_base) /* no base file was added */
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
 	if (have_bases) {
 		for (size_t i = 0; i < m->nstacks; i++) {
 			struct jh_mstack *s = &m->stacks[i];
@@ -668,7 +678,7 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 				s->dropped = 1;
 				continue;
 			}
-			net(&s->c, &s->base, drop_negative);
+			net(&s->c, &m->stack_base[i], drop_negative);
 		}
 		for (size_t t = 0; t < m->nthreads; t++) {
 			struct jh_mthread *th = &m->threads[t];
@@ -739,6 +749,7 @@ void jh_model_release(struct jh_model *m)
 	free(m->frames.items);
 	free(m->locpool);
 	free(m->stacks);
+	free(m->stack_base);
 	free(m->first_pcs);
 	free(m->first_locs);
 	jh_intern_release(&m->names);

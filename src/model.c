@@ -321,8 +321,13 @@ static int allocator_library(const char *path)
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
+struct map_memo {
+	const char *path; /* interned, NULL until the mapping is first used */
+	uint8_t allocator;
+};
+
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
-			    const char **paths, uint64_t pc, struct jh_symresult *r)
+			    struct map_memo *memo, uint64_t pc, struct jh_symresult *r)
 {
 	size_t lo = 0, hi = p->nmaps;
 	if (sorted) { /* last mapping with start <= pc */
@@ -339,11 +344,13 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 	for (size_t i = lo; i < hi; i++) {
 		const struct jh_mapping *mp = &p->maps[i];
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
-			if (!paths[i]) /* interned once per mapping */
-				paths[i] = jh_intern(&m->names, mp->path);
-			r->module = paths[i];
+			if (!memo[i].path) { /* once per mapping */
+				memo[i].path = jh_intern(&m->names, mp->path);
+				memo[i].allocator = (uint8_t)allocator_library(mp->path);
+			}
+			r->module = memo[i].path;
 			r->modaddr = pc - mp->start + mp->offset;
-			r->allocator = (uint8_t)allocator_library(mp->path);
+			r->allocator = memo[i].allocator;
 			return;
 		}
 	}
@@ -420,7 +427,7 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 	}
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
-		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
+		struct map_memo *memo = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*memo));
 		uint32_t empty = UINT32_MAX;
 		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
 		for (size_t i = 0; i < nu; i++) {
@@ -434,11 +441,11 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 				embedded_parts(m, p, sym, funcs, empty, &r);
 			else
 				embedded_frames(m, sym ? sym->names : NULL, upcs[i], &r);
-			embedded_module(m, p, sorted, paths, upcs[i], &r);
+			embedded_module(m, p, sorted, memo, upcs[i], &r);
 			out[i] = add_location(m, upcs[i], &r, unindexed);
 		}
 		free(funcs);
-		free(paths);
+		free(memo);
 		return 0;
 	}
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));

@@ -660,7 +660,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 			if (s->dropped)
 				continue;
 			g->total += s->c.v[v];
-			add_stack(g, (uint32_t)i, s->c.v[v], s->base.v[v]);
+			add_stack(g, (uint32_t)i, s->c.v[v], m->stack_base ? m->stack_base[i].v[v] : 0);
 		}
 	} else {
 		const struct jh_mthread *t = &m->threads[thread];

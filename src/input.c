@@ -253,6 +253,7 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 		in->end -= in->start;
 		in->scan -= in->start;
 		in->start = 0;
+		in->buf[in->end] = 0;
 	}
 	if (in->end == in->cap) {
 		if (in->cap >= JH_MAX_LINE)
@@ -277,16 +278,8 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 		in->eof = 1;
 		return 0;
 	}
-	const char *nul = memchr(dst, 0, (size_t)r);
-	if (nul) {
-		unsigned long line = in->lineno + 1;
-		for (const char *q = in->buf + in->start; (q = memchr(q, '\n', (size_t)(nul - q)));
-		     q++)
-			line++;
-		return jh_diag_set(d, JH_EXIT_INPUT, in->name, line,
-				   "binary data (NUL byte), not a text profile");
-	}
 	in->end += (size_t)r;
+	in->buf[in->end] = 0; /* stops the line scan (jh_input_line_buffered) */
 	return 0;
 }
 
@@ -303,12 +296,17 @@ static int give_line(struct jh_input *in, char *s, size_t n, char **line, size_t
 	return 1;
 }
 
+/*
+ * Lines are found with strchrnul, which stops at a '\n' or a NUL: the window
+ * ends with one (fill), so a scan that stops before the window's end has met
+ * a NUL byte in the data, which jh_input_line reports. One pass finds both.
+ */
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
 {
 	char *s = in->buf + in->start;
-	char *nl = memchr(in->buf + in->scan, '\n', in->end - in->scan);
-	if (!nl) {
-		in->scan = in->end;
+	char *nl = strchrnul(in->buf + in->scan, '\n');
+	if (*nl != '\n') {
+		in->scan = (size_t)(nl - in->buf);
 		return 0;
 	}
 	size_t n = (size_t)(nl - s);
@@ -322,6 +320,9 @@ int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag 
 	for (;;) {
 		if (jh_input_line_buffered(in, line, len))
 			return 1;
+		if (in->scan < in->end) /* the line holds a NUL byte */
+			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
+					   "binary data (NUL byte), not a text profile");
 		if (in->eof) {
 			if (in->start == in->end)
 				return 0;

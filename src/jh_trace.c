@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -61,6 +62,9 @@ void jh_trace(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "jeheap-trace %8.3f t%ld cpu %.3f %s\n", now, (long)syscall(SYS_gettid) % 1000,
-		(double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9, msg);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	fprintf(stderr, "jeheap-trace %8.3f t%ld cpu %.3f rss %ldM flt %ld %s\n", now,
+		(long)syscall(SYS_gettid) % 1000, (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9,
+		ru.ru_maxrss / 1024, ru.ru_minflt, msg);
 }

@@ -1,8 +1,9 @@
 /*
  * jh_trace.h - JH_TRACE=1: timestamped progress lines on stderr (seconds
- * since the process started, thread, event), to see where a run's
- * critical path goes. Off unless the variable is set; one getenv per
- * process.
+ * since the process started, thread, the thread's CPU seconds, the
+ * process's peak RSS and minor page faults so far, event), to see where a
+ * run's critical path and its memory go. Off unless the variable is set;
+ * one getenv per process.
  */
 #ifndef JEHEAP_TRACE_H
 #define JEHEAP_TRACE_H

@@ -321,8 +321,13 @@ static int allocator_library(const char *path)
  * mapped path, modaddr = its file offset (names are shown as jeprof shows
  * them, see jh_loc_shown_module).
  */
+struct map_memo {
+	const char *path; /* interned, NULL until the mapping is first used */
+	uint8_t allocator;
+};
+
 static void embedded_module(struct jh_model *m, const struct jh_profile *p, int sorted,
-			    const char **paths, uint64_t pc, struct jh_symresult *r)
+			    struct map_memo *memo, uint64_t pc, struct jh_symresult *r)
 {
 	size_t lo = 0, hi = p->nmaps;
 	if (sorted) { /* last mapping with start <= pc */
@@ -339,11 +344,13 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 	for (size_t i = lo; i < hi; i++) {
 		const struct jh_mapping *mp = &p->maps[i];
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
-			if (!paths[i]) /* interned once per mapping */
-				paths[i] = jh_intern(&m->names, mp->path);
-			r->module = paths[i];
+			if (!memo[i].path) { /* once per mapping */
+				memo[i].path = jh_intern(&m->names, mp->path);
+				memo[i].allocator = (uint8_t)allocator_library(mp->path);
+			}
+			r->module = memo[i].path;
 			r->modaddr = pc - mp->start + mp->offset;
-			r->allocator = (uint8_t)allocator_library(mp->path);
+			r->allocator = memo[i].allocator;
 			return;
 		}
 	}
@@ -420,7 +427,7 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 	}
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
-		const char **paths = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*paths));
+		struct map_memo *memo = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*memo));
 		uint32_t empty = UINT32_MAX;
 		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
 		for (size_t i = 0; i < nu; i++) {
@@ -434,11 +441,11 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 				embedded_parts(m, p, sym, funcs, empty, &r);
 			else
 				embedded_frames(m, sym ? sym->names : NULL, upcs[i], &r);
-			embedded_module(m, p, sorted, paths, upcs[i], &r);
+			embedded_module(m, p, sorted, memo, upcs[i], &r);
 			out[i] = add_location(m, upcs[i], &r, unindexed);
 		}
 		free(funcs);
-		free(paths);
+		free(memo);
 		return 0;
 	}
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
@@ -486,7 +493,13 @@ static void stacks_index(struct jh_model *m)
 static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 {
 	struct jh_model_priv *mp = m->priv;
+	size_t had = m->stacks_alloc;
 	JH_GROW_LARGE(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	if (m->stack_base && m->stacks_alloc != had)
+		m->stack_base = xrealloc(m->stack_base,
+					 jh_st_mult(m->stacks_alloc, sizeof(*m->stack_base)));
+	if (m->stack_base)
+		memset(&m->stack_base[m->nstacks], 0, sizeof(*m->stack_base));
 	JH_GROW_LARGE(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
 	struct jh_mstack *ms = &m->stacks[m->nstacks];
 	memset(ms, 0, sizeof(*ms));
@@ -525,6 +538,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
+	if (is_base && !m->stack_base)
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
 	jh_profile_densify(p);
 	free(p->pc_slots); /* the reader's indexes: their memory is reused */
 	free(p->stack_slots);
@@ -610,7 +625,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		pstack[i] = id;
 		if (!is_base)
 			mp->in_profile[id] = 1;
-		add_counts(is_base ? &m->stacks[id].base : &m->stacks[id].c, &st->c);
+		add_counts(is_base ? &m->stack_base[id] : &m->stacks[id].c, &st->c);
 	}
 	for (size_t i = 0; thread_data && i < p->ntsamples; i++) {
 		const struct jh_tsample *ts = &p->tsamples[i];
@@ -660,6 +675,8 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 {
 	struct jh_model_priv *mp = m->priv;
 	threads_merge(m);
+	if (have_bases && !m->stack_base) /* no base file was added */
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
 	if (have_bases) {
 		for (size_t i = 0; i < m->nstacks; i++) {
 			struct jh_mstack *s = &m->stacks[i];
@@ -668,7 +685,7 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 				s->dropped = 1;
 				continue;
 			}
-			net(&s->c, &s->base, drop_negative);
+			net(&s->c, &m->stack_base[i], drop_negative);
 		}
 		for (size_t t = 0; t < m->nthreads; t++) {
 			struct jh_mthread *th = &m->threads[t];
@@ -739,6 +756,7 @@ void jh_model_release(struct jh_model *m)
 	free(m->frames.items);
 	free(m->locpool);
 	free(m->stacks);
+	free(m->stack_base);
 	free(m->first_pcs);
 	free(m->first_locs);
 	jh_intern_release(&m->names);

@@ -21,7 +21,8 @@ void jh_model_coverage(const struct jh_model *m, FILE *f)
 				if (j == UINT32_MAX || stamp[j] == s + 1)
 					continue;
 				stamp[j] = (uint32_t)s + 1;
-				bytes[j] += ms->c.v[JH_INUSE_SPACE] + ms->base.v[JH_INUSE_SPACE];
+				bytes[j] += ms->c.v[JH_INUSE_SPACE] +
+					    (m->stack_base ? m->stack_base[s].v[JH_INUSE_SPACE] : 0);
 			}
 		}
 		struct jh_symresult *res = xcalloc(n, sizeof(*res));

@@ -28,8 +28,7 @@ struct jh_location {
 struct jh_mstack {
 	size_t off;          /* into jh_model.locpool: location ids, leaf first */
 	uint32_t len;
-	struct jh_counts c;
-	struct jh_counts base; /* sum of the --base files (c = profiles - base) */
+	struct jh_counts c;  /* profiles - bases (jh_model.stack_base) */
 	uint8_t dropped;     /* only in bases, removed by --drop_negative */
 };
 
@@ -52,6 +51,8 @@ struct jh_model {
 	size_t nlocpool, locpool_alloc;
 	struct jh_mstack *stacks;     /* whole-process counts (profiles - bases) */
 	size_t nstacks, stacks_alloc;
+	struct jh_counts *stack_base; /* per stack: the sum of the --base files; NULL
+	                               * without them (allocated as stacks) */
 	struct jh_mthread *threads;   /* ascending uid */
 	size_t nthreads, threads_alloc;
 	int legacy;                   /* all inputs were legacy 'heap profile:' files (no threads) */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -119,6 +120,51 @@ static void test_nul_byte(void **state)
 	assert_int_equal(rc, -1);
 	assert_string_equal(d.msg, "m:3: binary data (NUL byte), not a text profile");
 	assert_int_equal(d.code, JH_EXIT_INPUT);
+}
+
+/* The line scan stops at a NUL wherever it is: after window refills, in a
+ * line longer than the window, in the unterminated last line, as the last
+ * byte, or in decompressed data; the lines before it are all read. */
+static void check_nul_at(const char *t, size_t n, int compress, unsigned long line)
+{
+	struct jh_diag d = {{0}, 0};
+	int rc;
+	size_t zn = n;
+	void *z = compress ? gzip_bytes(t, n, &zn) : NULL;
+	char *s = mem_lines(z ? z : t, zn, &rc, &d);
+	assert_int_equal(rc, -1);
+	char want[128];
+	snprintf(want, sizeof(want), "m:%lu: binary data (NUL byte), not a text profile", line);
+	assert_string_equal(d.msg, want);
+	size_t bars = 0;
+	for (const char *q = s; *q; q++)
+		bars += *q == '|';
+	assert_int_equal(bars, line - 1);
+	free(s);
+	free(z);
+}
+
+static void test_nul_byte_anywhere(void **state)
+{
+	(void)state;
+	size_t n = 1000 * 1000;
+	char *t = malloc(n);
+	for (size_t i = 0; i < n; i++)
+		t[i] = i % 100 == 99 ? '\n' : 'a'; /* line k ends at byte 100k + 99 */
+	size_t at[] = {0, 98, 100, 131071, 131072, 131073, 500050, n - 2};
+	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
+		t[at[k]] = 0;
+		check_nul_at(t, n, 0, at[k] / 100 + 1);
+		check_nul_at(t, n, 1, at[k] / 100 + 1);
+		t[at[k]] = 'a';
+	}
+	t[n - 1] = 0; /* the last byte: an unterminated line */
+	check_nul_at(t, n, 0, n / 100);
+	t[n - 1] = '\n';
+	memset(t, 'b', 400000); /* a line longer than the window, NUL far in */
+	t[300000] = 0;
+	check_nul_at(t, n, 0, 1);
+	free(t);
 }
 
 static void test_gzip_zstd(void **state)
@@ -241,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_lines_crlf),
 		cmocka_unit_test(test_long_lines),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_nul_byte_anywhere),
 		cmocka_unit_test(test_gzip_zstd),
 		cmocka_unit_test(test_files),
 	};

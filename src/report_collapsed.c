@@ -23,15 +23,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-
-/* Page faults so far (JH_TRACE: memory first touched is costly). */
-static long faults(void)
-{
-	struct rusage ru;
-	return getrusage(RUSAGE_SELF, &ru) ? -1 : ru.ru_minflt;
-}
 
 /*
  * The distinct elements (frame names) with their strings, made once per
@@ -124,7 +116,7 @@ static void build_records(struct jh_coll *c)
  * be written (xmalloc: a large block given back before is taken again). */
 static void scratch_alloc(struct jh_coll *c, size_t size)
 {
-	c->scratch_block = xmalloc(jh_st_mult(1, size + 64));
+	c->scratch_block = xmalloc(size + 64);
 	c->scratch = (char *)c->scratch_block + (64 - (uintptr_t)c->scratch_block % 64);
 	jh_populate(c->scratch, size);
 }
@@ -429,23 +421,20 @@ static void build_counts(struct jh_coll *c, struct jh_sb *counts)
 	c->counts = counts->buf;
 }
 
-/* Page faults so far (JH_TRACE: memory first touched is costly). */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
 	struct jh_coll c = {.g = g};
 	struct jh_arena strs = {0};
-	JH_TRACE("coll: start (%ld page faults)", faults());
 	int fd = direct_fd(out);
 	build_elements(&c, &strs, fd >= 0);
-	JH_TRACE("coll: elements (%ld page faults)", faults());
+	JH_TRACE("coll: elements");
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
 	build_counts(&c, &counts);
-	JH_TRACE("coll: counts (%ld page faults)", faults());
+	JH_TRACE("coll: counts");
 	uint32_t *order = jh_coll_sort(&c, c.scratch);
-	JH_TRACE("coll: sorted (%ld page faults)", faults());
+	JH_TRACE("coll: sorted");
 	int r = fd >= 0 ? write_direct(out, fd, &c, order) : write_buffered(out, &c, order);
-	JH_TRACE("coll: written (%ld page faults)", faults());
 	free(order);
 	free(c.coff);
 	free(c.eoff);

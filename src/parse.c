@@ -108,20 +108,40 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
 	size_t n = 0;
 	uint64_t h = 0;
+	/* locals: stores to pcs[] may alias r's size_t fields */
+	uint64_t *pcs = r->pcs;
+	size_t alloc = r->pcs_alloc;
+	int rc = 0;
 	s = jh_skip_space(s, e);
 	while (s < e) {
 		uint64_t pc;
-		if (jh_parse_hex(r, &s, e, &pc))
-			return -1;
-		JH_GROW(r->pcs, n + 1, r->pcs_alloc);
+#ifdef JH_HEX_SSE2
+		size_t take = jh_stack_addr_sse2(s, e, &pc);
+		if (take)
+			s += take;
+		else
+#endif
+		{
+			/* t, v: s and pc stay in registers on the path above */
+			const char *t = jh_skip_space(s, e);
+			uint64_t v;
+			if (t == e || (rc = jh_parse_hex(r, &t, e, &v)))
+				break;
+			s = t;
+			pc = v;
+		}
+		JH_GROW(pcs, n + 1, alloc);
 		/* callers hold return addresses: step back into the call */
 		pc -= n != 0;
-		r->pcs[n++] = pc;
+		pcs[n++] = pc;
 		h = jh_stack_hash_step(h, pc);
-		s = jh_skip_space(s, e);
 	}
+	r->pcs = pcs;
+	r->pcs_alloc = alloc;
 	r->npcs = n;
 	r->pcs_hash = h;
+	if (rc)
+		return -1;
 	if (!n)
 		return jh_bad_line(r, "stack without addresses");
 	if (n > UINT32_MAX)

@@ -88,9 +88,54 @@ extern const unsigned char jh_hexval[256]; /* hex digit value + 1, 0 = none */
 int jh_parse_dec_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 int jh_parse_hex_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 
+/* Number of leading ASCII digits in the 8 bytes of w (the first in the
+ * lowest byte), 8 if all are. */
+static inline size_t jh_ndig8(uint64_t w)
+{
+	uint64_t d = w ^ 0x3030303030303030ULL; /* digits: 0..9 */
+	uint64_t m = (((d & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | d) &
+		     0x8080808080808080ULL;
+	return m ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+}
+
+/* Value of the n ASCII digits (1 <= n <= 8) at the start of w (the first
+ * in the lowest byte; the bytes after them are shifted out). */
+static inline uint64_t jh_dec8(uint64_t w, size_t n)
+{
+	w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (w * 10000 + (w >> 32)) & 0xffffffffULL;
+}
+
+/* The usual number: 1 to 7 digits at s followed by some other byte; returns
+ * the count of digits (0 = not that case) with *v set. Reads s[0..8): s
+ * must be at most the line's NUL (JH_INPUT_PAD, see input.h). */
+static inline size_t jh_dec_short(const char *s, uint64_t *v)
+{
+	unsigned d0 = (unsigned)((unsigned char)s[0] - '0');
+	if (d0 < 10 && (unsigned)((unsigned char)s[1] - '0') >= 10) { /* most counts: 1 digit */
+		*v = d0;
+		return 1;
+	}
+	uint64_t w;
+	memcpy(&w, s, 8);
+	size_t n = jh_ndig8(w);
+	if (n - 1 >= 7)
+		return 0;
+	*v = jh_dec8(w, n);
+	return n;
+}
+
+/* Reads s[0..8) (see jh_dec_short). */
 static inline int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
+	size_t n = jh_dec_short(s, v);
+	if (n && s + n <= e) {
+		*sp = s + n;
+		return 0;
+	}
 	uint64_t x = 0;
 	unsigned dg;
 	while (s < e && (dg = (unsigned)(*s - '0')) < 10 && s - b < 19) {
@@ -267,12 +312,25 @@ static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, 
 	return 0;
 }
 
-/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
+/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. Reads up to 8 bytes past
+ * the line's end (JH_INPUT_PAD, see input.h). */
 static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
 				uint64_t v[4])
 {
 	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
 	const char *s = *sp;
+	size_t n;
+	/* the usual "1: 2 [3: 4]" (short numbers, single spaces): the bytes are
+	 * read until one does not fit, which the line's NUL never does, and
+	 * the result counts if it ends within the line */
+	if ((n = jh_dec_short(s, &v[0])) && s[n] == ':' && s[n + 1] == ' ' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[1])) && s[n] == ' ' && s[n + 1] == '[' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[2])) && s[n] == ':' && s[n + 1] == ' ' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[3])) && s[n] == ']' && s + n < e) {
+		*sp = s + n + 1;
+		return 0;
+	}
+	s = *sp;
 	if (jh_parse_dec(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
 	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
 	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))

@@ -318,6 +318,197 @@ static void test_hex_random(void **state)
 	}
 }
 
+typedef int numfn(struct jh_reader *, const char **, const char *, uint64_t *);
+
+/* fn against ref (nv values each) on text[0..elen) (0 = all), with two
+ * paddings; returns the result, with v, *used (bytes read) and msg. */
+static int check_num(numfn *fn, numfn *ref, size_t nv, const char *text, size_t elen,
+		     uint64_t *v, size_t *used, char *msg)
+{
+	int ret = 0;
+	for (int pad = 0; pad < 2; pad++) {
+		char *b = line_buf(text, pad ? ']' : 0);
+		const char *e = b + (elen ? elen : strlen(text));
+		struct rd t, u;
+		rd_init(&t);
+		rd_init(&u);
+		const char *s = b, *rs = b;
+		uint64_t rv[4] = {0};
+		memset(v, 0, nv * sizeof(*v));
+		int rc = fn(&t.r, &s, e, v);
+		int rrc = ref(&u.r, &rs, e, rv);
+		if (rc != rrc || (!rc && (memcmp(v, rv, nv * sizeof(*v)) || s != rs)) ||
+		    (rc && strcmp(t.d.msg, u.d.msg)))
+			fail_msg("'%s': %d after %zu '%s', reference %d after %zu '%s'", text, rc,
+				 (size_t)(s - b), t.d.msg, rrc, (size_t)(rs - b), u.d.msg);
+		ret = rc;
+		*used = (size_t)(s - b);
+		strcpy(msg, t.d.msg);
+		rd_release(&t);
+		rd_release(&u);
+		free(b);
+	}
+	return ret;
+}
+
+/* jh_parse_dec against jh_parse_dec_slow. */
+static int check_dec(const char *text, size_t elen, uint64_t *v, size_t *used, char *msg)
+{
+	return check_num(jh_parse_dec, jh_parse_dec_slow, 1, text, elen, v, used, msg);
+}
+
+static void test_dec(void **state)
+{
+	(void)state;
+	static const char *const ends[] = {"", ":", " ", "]", "\t", ": 5 [0: 0]", "x"};
+	uint64_t v;
+	size_t used;
+	char msg[1024];
+	/* 1..20 digits */
+	for (int n = 1; n <= 20; n++)
+		for (size_t k = 0; k < JH_ARRAY_SIZE(ends); k++) {
+			char text[64];
+			uint64_t x = 0;
+			for (int i = 0; i < n; i++) {
+				text[i] = (char)('1' + (i * 3 + n) % 9);
+				x = x * 10 + (uint64_t)(text[i] - '0');
+			}
+			strcpy(text + n, ends[k]);
+			assert_int_equal(check_dec(text, 0, &v, &used, msg), n < 20 ? 0 : -1);
+			if (n < 20) {
+				assert_true(v == x);
+				assert_int_equal(used, n);
+			} else {
+				text[n] = 0;
+				char want[128];
+				snprintf(want, sizeof(want), "t: number '%s' out of range", text);
+				assert_string_equal(msg, want);
+			}
+		}
+	assert_int_equal(check_dec("18446744073709551615", 0, &v, &used, msg), 0);
+	assert_true(v == UINT64_MAX && used == 20);
+	assert_int_equal(check_dec("00000000000000000000000000042]", 0, &v, &used, msg), 0);
+	assert_true(v == 42 && used == 29);
+	assert_int_equal(check_dec("0", 0, &v, &used, msg), 0);
+	assert_true(v == 0 && used == 1);
+	assert_int_equal(check_dec("1234567: ", 3, &v, &used, msg), 0); /* e inside */
+	assert_true(v == 123 && used == 3);
+	assert_int_equal(check_dec("12", 1, &v, &used, msg), 0);
+	assert_true(v == 1 && used == 1);
+	assert_int_equal(check_dec("18446744073709551616", 0, &v, &used, msg), -1);
+	assert_string_equal(msg, "t: number '18446744073709551616' out of range");
+	assert_int_equal(check_dec("99999999999999999999999 ", 0, &v, &used, msg), -1);
+	assert_string_equal(msg, "t: number '99999999999999999999999' out of range");
+	assert_int_equal(check_dec("-5: 1", 0, &v, &used, msg), -1);
+	assert_string_equal(msg, "t: bad number '-5:'");
+	assert_int_equal(check_dec("", 0, &v, &used, msg), -1);
+	assert_string_equal(msg, "t: bad number ''");
+	assert_int_equal(check_dec("12", 0, &v, &used, msg), 0);
+	assert_int_equal(check_dec("/", 0, &v, &used, msg), -1); /* '0' - 1 */
+	assert_int_equal(check_dec(":", 0, &v, &used, msg), -1); /* '9' + 1 */
+	assert_int_equal(check_dec("5\xb0", 0, &v, &used, msg), 0); /* '0' | 0x80 */
+	assert_true(v == 5 && used == 1);
+	assert_int_equal(check_dec("123\xb5", 0, &v, &used, msg), 0);
+	assert_true(v == 123 && used == 3);
+}
+
+/* The original jh_parse_quad, the slow number parser in it. */
+static int ref_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t v[4])
+{
+	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
+	const char *s = *sp;
+	if (jh_parse_dec_slow(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec_slow(r, &s, e, &v[1]) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))
+		return -1;
+	s = jh_skip_space(s, e);
+	if (jh_parse_dec_slow(r, &s, e, &v[2]) || jh_expect(r, &s, e, ':', fmt) ||
+	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec_slow(r, &s, e, &v[3]) ||
+	    jh_expect(r, &s, e, ']', fmt))
+		return -1;
+	*sp = s;
+	return 0;
+}
+
+/* jh_parse_quad against ref_quad. */
+static int check_quad(const char *text, size_t elen, uint64_t v[4], size_t *used, char *msg)
+{
+	return check_num(jh_parse_quad, ref_quad, 4, text, elen, v, used, msg);
+}
+
+static void test_quad(void **state)
+{
+	(void)state;
+	uint64_t v[4];
+	size_t used;
+	char msg[1024];
+	static const char bad[] = "t: bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
+	assert_int_equal(check_quad("2: 256 [23: 2944]", 0, v, &used, msg), 0);
+	assert_true(v[0] == 2 && v[1] == 256 && v[2] == 23 && v[3] == 2944 && used == 17);
+	assert_int_equal(check_quad("1234567: 7654321 [1000000: 9999999] main", 0, v, &used, msg), 0);
+	assert_true(v[0] == 1234567 && v[3] == 9999999 && used == 35);
+	assert_int_equal(check_quad("12345678: 123456789 [0: 18446744073709551615]", 0, v, &used,
+				    msg), 0);
+	assert_true(v[0] == 12345678 && v[1] == 123456789 && v[2] == 0 && v[3] == UINT64_MAX);
+	assert_int_equal(check_quad("5:\t 100 \t[ \t0:  0]", 0, v, &used, msg), 0);
+	assert_true(v[0] == 5 && v[1] == 100 && v[2] == 0 && v[3] == 0 && used == 18);
+	assert_int_equal(check_quad("1: 2 [3: 4]", 10, v, &used, msg), -1); /* e before ']' */
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("1: 2 [3: 45]", 10, v, &used, msg), -1);
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("1: 2 [3: 4", 0, v, &used, msg), -1);
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("5:100 [0: 0]", 0, v, &used, msg), -1);
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("5: 100 [0: 0 ]", 0, v, &used, msg), -1);
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("5: 1x0 [0: 0]", 0, v, &used, msg), -1);
+	assert_string_equal(msg, bad);
+	assert_int_equal(check_quad("5: 100 [-1: 0]", 0, v, &used, msg), -1);
+	assert_string_equal(msg, "t: bad number '-1:'");
+	assert_int_equal(check_quad("5: 100 [1: 18446744073709551616]", 0, v, &used, msg), -1);
+	assert_string_equal(msg, "t: number '18446744073709551616' out of range");
+}
+
+/* Random count lines (usual and unusual spacing, 1..21 digits, stray
+ * bytes, cut anywhere): jh_parse_quad agrees with ref_quad, jh_parse_dec
+ * with jh_parse_dec_slow. */
+static void test_quad_random(void **state)
+{
+	(void)state;
+	static const char *const seps[][3] = {
+		{": ", " [", ": "}, {":  ", "\t[ ", ":\t"}, {":", " [", ": "},
+		{": ", "[", ": "}, {": ", " ]", ": "}, {" : ", " [", ": "},
+	};
+	uint64_t seed = 777;
+	for (int iter = 0; iter < 20000; iter++) {
+		char text[160];
+		size_t o = 0;
+		for (int k = 0; k < 4; k++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			unsigned x = (unsigned)(seed >> 33);
+			size_t nd = x % 8 ? 1 + (x >> 3) % 8 : 1 + (x >> 3) % 21;
+			for (size_t i = 0; i < nd; i++)
+				text[o++] = (char)('0' + (x >> (i % 20)) % 10);
+			if (x % 97 == 0)
+				text[o++] = "x/:\x80"[(x >> 7) % 4];
+			if (k < 3) {
+				const char *sep = seps[x % 61 < 55 ? 0 : (x >> 9) % 6][k];
+				o += (size_t)sprintf(text + o, "%s", sep);
+			}
+		}
+		text[o++] = ']';
+		text[o] = 0;
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		size_t elen = seed >> 60 ? 0 : (size_t)(seed >> 40) % o + 1;
+		uint64_t v[4], dv;
+		size_t used;
+		char msg[1024];
+		check_quad(text, elen, v, &used, msg);
+		check_dec(text, elen, &dv, &used, msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -325,6 +516,9 @@ int main(void)
 		cmocka_unit_test(test_hex_lengths),
 		cmocka_unit_test(test_stack_lines),
 		cmocka_unit_test(test_hex_random),
+		cmocka_unit_test(test_dec),
+		cmocka_unit_test(test_quad),
+		cmocka_unit_test(test_quad_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,6 +113,8 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 	size_t alloc = r->pcs_alloc;
 	int rc = 0;
 	s = jh_skip_space(s, e);
+	/* room for all: an address takes a digit and a separator at least */
+	JH_GROW(pcs, (size_t)(e - s) / 2 + 1, alloc);
 	while (s < e) {
 		uint64_t pc;
 #ifdef JH_HEX_SSE2
@@ -130,7 +132,6 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 			s = t;
 			pc = v;
 		}
-		JH_GROW(pcs, n + 1, alloc);
 		/* callers hold return addresses: step back into the call */
 		pc -= n != 0;
 		pcs[n++] = pc;
@@ -191,8 +192,9 @@ int jh_body_line(struct jh_reader *r, const char **sp, const char **ep)
 {
 	char *line;
 	size_t len;
-	int rc;
-	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+	int rc = 0;
+	/* lines in the buffer are taken without the call into jh_input_line */
+	while (jh_input_line_buffered(r->in, &line, &len) || (rc = jh_next_line(r, &line, &len)) > 0) {
 		const char *s = line, *e = line + len;
 		if (len && *s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
 			return jh_parse_maps(r, 0) < 0 ? -1 : 0;

@@ -268,9 +268,9 @@ static inline size_t jh_stack_addr_sse2(const char *s, const char *e, uint64_t *
 	if (p != ('0' | 'x' << 8))
 		return 0;
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s), let;
-	unsigned m = jh_hex16_class(x, &let) & ~3u; /* the first non-digit after 0x */
-	size_t end = m ? (size_t)__builtin_ctz(m) : 0, take;
-	if (end < 3) /* no digit, or more than 13 */
+	/* the first non-digit after 0x (16: none) */
+	size_t end = (size_t)__builtin_ctz((jh_hex16_class(x, &let) & ~3u) | 0x10000u), take;
+	if (end - 3 > 12) /* no digit, or more than 13 */
 		return 0;
 	if (s + end == e)
 		take = end;

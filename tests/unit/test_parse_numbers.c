@@ -264,6 +264,22 @@ static void test_stack_lines(void **state)
 	assert_string_equal(msg, "t: address '0x10000000000000000' longer than 16 hex digits");
 	assert_int_equal(check_stack(" \t ", pcs, msg), -1);
 	assert_string_equal(msg, "t: stack without addresses");
+	/* the densest line: the scratch array is sized for it at once */
+	for (size_t len = 1; len < 80; len++) {
+		struct rd t;
+		rd_init(&t);
+		char *b = xmalloc(len + 1 + JH_INPUT_PAD);
+		for (size_t i = 0; i < len; i++)
+			b[i] = i % 2 ? '\t' : (char)('1' + i % 9);
+		b[len] = 0;
+		memset(b + len + 1, '1', JH_INPUT_PAD);
+		assert_int_equal(jh_parse_stack(&t.r, b, b + len), 0);
+		assert_int_equal(t.r.npcs, (len + 1) / 2);
+		size_t last = 2 * (t.r.npcs - 1); /* its digit is '1' + last % 9 */
+		assert_true(t.r.pcs[0] == 1 && (last == 0 || t.r.pcs[t.r.npcs - 1] == last % 9));
+		free(b);
+		rd_release(&t);
+	}
 }
 
 /* Random lines of hex-like text: every implementation agrees with the slow

@@ -114,7 +114,8 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 	int rc = 0;
 	s = jh_skip_space(s, e);
 	/* room for all: an address takes a digit and a separator at least */
-	JH_GROW(pcs, (size_t)(e - s) / 2 + 1, alloc);
+	if (s < e)
+		JH_GROW(pcs, (size_t)(e - s) / 2 + 1, alloc);
 	while (s < e) {
 		uint64_t pc;
 #ifdef JH_HEX_SSE2

@@ -88,6 +88,18 @@ extern const unsigned char jh_hexval[256]; /* hex digit value + 1, 0 = none */
 int jh_parse_dec_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 int jh_parse_hex_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 
+/* The 8 bytes at s, s[0] in the lowest byte (the SWAR code below counts
+ * on it). */
+static inline uint64_t jh_load8(const char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
 /* Number of leading ASCII digits in the 8 bytes of w (the first in the
  * lowest byte), 8 if all are. */
 static inline size_t jh_ndig8(uint64_t w)
@@ -114,12 +126,13 @@ static inline uint64_t jh_dec8(uint64_t w, size_t n)
 static inline size_t jh_dec_short(const char *s, uint64_t *v)
 {
 	unsigned d0 = (unsigned)((unsigned char)s[0] - '0');
-	if (d0 < 10 && (unsigned)((unsigned char)s[1] - '0') >= 10) { /* most counts: 1 digit */
+	if (d0 >= 10)
+		return 0;
+	if ((unsigned)((unsigned char)s[1] - '0') >= 10) { /* most counts: 1 digit */
 		*v = d0;
 		return 1;
 	}
-	uint64_t w;
-	memcpy(&w, s, 8);
+	uint64_t w = jh_load8(s);
 	size_t n = jh_ndig8(w);
 	if (n - 1 >= 7)
 		return 0;
@@ -189,9 +202,7 @@ static inline int jh_parse_hex_swar(struct jh_reader *r, const char **sp, const 
 				    uint64_t *v)
 {
 	const char *s = jh_skip_0x(*sp, e);
-	uint64_t a, b, m;
-	memcpy(&a, s, 8);
-	memcpy(&b, s + 8, 8);
+	uint64_t a = jh_load8(s), b = jh_load8(s + 8), m;
 	size_t n;
 	if ((m = ~jh_hexmask8(a) & 0x8080808080808080ULL))
 		n = (size_t)__builtin_ctzll(m) >> 3;
@@ -204,7 +215,7 @@ static inline int jh_parse_hex_swar(struct jh_reader *r, const char **sp, const 
 	if (n <= 8) {
 		*v = jh_hex8(a << (8 * (8 - n)));
 	} else {
-		memcpy(&b, s + n - 8, 8);
+		b = jh_load8(s + n - 8);
 		*v = jh_hex8(a << (8 * (16 - n))) << 32 | jh_hex8(b);
 	}
 	*sp = s + n;

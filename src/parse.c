@@ -108,20 +108,42 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 {
 	size_t n = 0;
 	uint64_t h = 0;
+	/* locals: stores to pcs[] may alias r's size_t fields */
+	uint64_t *pcs = r->pcs;
+	size_t alloc = r->pcs_alloc;
+	int rc = 0;
 	s = jh_skip_space(s, e);
+	/* room for all: an address takes a digit and a separator at least */
+	if (s < e)
+		JH_GROW(pcs, (size_t)(e - s) / 2 + 1, alloc);
 	while (s < e) {
 		uint64_t pc;
-		if (jh_parse_hex(r, &s, e, &pc))
-			return -1;
-		JH_GROW(r->pcs, n + 1, r->pcs_alloc);
+#ifdef JH_HEX_SSE2
+		size_t take = jh_stack_addr_sse2(s, e, &pc);
+		if (take)
+			s += take;
+		else
+#endif
+		{
+			/* t, v: s and pc stay in registers on the path above */
+			const char *t = jh_skip_space(s, e);
+			uint64_t v;
+			if (t == e || (rc = jh_parse_hex(r, &t, e, &v)))
+				break;
+			s = t;
+			pc = v;
+		}
 		/* callers hold return addresses: step back into the call */
 		pc -= n != 0;
-		r->pcs[n++] = pc;
+		pcs[n++] = pc;
 		h = jh_stack_hash_step(h, pc);
-		s = jh_skip_space(s, e);
 	}
+	r->pcs = pcs;
+	r->pcs_alloc = alloc;
 	r->npcs = n;
 	r->pcs_hash = h;
+	if (rc)
+		return -1;
 	if (!n)
 		return jh_bad_line(r, "stack without addresses");
 	if (n > UINT32_MAX)
@@ -171,8 +193,9 @@ int jh_body_line(struct jh_reader *r, const char **sp, const char **ep)
 {
 	char *line;
 	size_t len;
-	int rc;
-	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+	int rc = 0;
+	/* lines in the buffer are taken without the call into jh_input_line */
+	while (jh_input_line_buffered(r->in, &line, &len) || (rc = jh_next_line(r, &line, &len)) > 0) {
 		const char *s = line, *e = line + len;
 		if (len && *s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
 			return jh_parse_maps(r, 0) < 0 ? -1 : 0;

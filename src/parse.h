@@ -14,6 +14,10 @@
 #include "input.h"
 #include <string.h>
 #include "jeheap/profile.h"
+#if defined(__SSE2__) && defined(__x86_64__)
+#define JH_HEX_SSE2 1
+#include <emmintrin.h>
+#endif
 
 struct jh_reader {
 	struct jh_profile *p;
@@ -84,9 +88,67 @@ extern const unsigned char jh_hexval[256]; /* hex digit value + 1, 0 = none */
 int jh_parse_dec_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 int jh_parse_hex_slow(struct jh_reader *r, const char **s, const char *e, uint64_t *v);
 
+/* The 8 bytes at s, s[0] in the lowest byte (the SWAR code below counts
+ * on it). */
+static inline uint64_t jh_load8(const char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+/* Number of leading ASCII digits in the 8 bytes of w (the first in the
+ * lowest byte), 8 if all are. */
+static inline size_t jh_ndig8(uint64_t w)
+{
+	uint64_t d = w ^ 0x3030303030303030ULL; /* digits: 0..9 */
+	uint64_t m = (((d & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | d) &
+		     0x8080808080808080ULL;
+	return m ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+}
+
+/* Value of the n ASCII digits (1 <= n <= 8) at the start of w (the first
+ * in the lowest byte; the bytes after them are shifted out). */
+static inline uint64_t jh_dec8(uint64_t w, size_t n)
+{
+	w = (w - 0x3030303030303030ULL) << (8 * (8 - n));
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (w * 10000 + (w >> 32)) & 0xffffffffULL;
+}
+
+/* The usual number: 1 to 7 digits at s followed by some other byte; returns
+ * the count of digits (0 = not that case) with *v set. Reads s[0..8): s
+ * must be at most the line's NUL (JH_INPUT_PAD, see input.h). */
+static inline size_t jh_dec_short(const char *s, uint64_t *v)
+{
+	unsigned d0 = (unsigned)((unsigned char)s[0] - '0');
+	if (d0 >= 10)
+		return 0;
+	if ((unsigned)((unsigned char)s[1] - '0') >= 10) { /* most counts: 1 digit */
+		*v = d0;
+		return 1;
+	}
+	uint64_t w = jh_load8(s);
+	size_t n = jh_ndig8(w);
+	if (n - 1 >= 7)
+		return 0;
+	*v = jh_dec8(w, n);
+	return n;
+}
+
+/* Reads s[0..8) (see jh_dec_short). */
 static inline int jh_parse_dec(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
 	const char *s = *sp, *b = s;
+	size_t n = jh_dec_short(s, v);
+	if (n && s + n <= e) {
+		*sp = s + n;
+		return 0;
+	}
 	uint64_t x = 0;
 	unsigned dg;
 	while (s < e && (dg = (unsigned)(*s - '0')) < 10 && s - b < 19) {
@@ -120,17 +182,27 @@ static inline uint64_t jh_hexmask8(uint64_t w)
 	return (dig | let) & ~w & h;
 }
 
-/* Needs JH_INPUT_PAD readable bytes after the line (input.h guarantees them
- * for lines from jh_input_line, which are NUL-terminated): the digits are
- * found and converted 8 at a time. */
-static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+/* The common case of jh_parse_hex once any 0x is skipped: the n hex digits
+ * at s, 1 <= n <= 16, are followed by the end e or whitespace. */
+static inline int jh_hex_ok(const char *s, size_t n, const char *e)
 {
-	const char *s = *sp;
-	if (e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x')
-		s += 2;
-	uint64_t a, b, m;
-	memcpy(&a, s, 8);
-	memcpy(&b, s + 8, 8);
+	return n - 1 < 16 && s + n <= e && (s + n == e || jh_isspace(s[n]));
+}
+
+/* Skips an optional 0x or 0X at s (e - s >= 2 for it to count). */
+static inline const char *jh_skip_0x(const char *s, const char *e)
+{
+	return e - s >= 2 && s[0] == '0' && (s[1] | 0x20) == 'x' ? s + 2 : s;
+}
+
+/* jh_parse_hex, 8 bytes at a time in general purpose registers (the
+ * portable version). Needs JH_INPUT_PAD readable bytes after the line, as
+ * the one below. */
+static inline int jh_parse_hex_swar(struct jh_reader *r, const char **sp, const char *e,
+				    uint64_t *v)
+{
+	const char *s = jh_skip_0x(*sp, e);
+	uint64_t a = jh_load8(s), b = jh_load8(s + 8), m;
 	size_t n;
 	if ((m = ~jh_hexmask8(a) & 0x8080808080808080ULL))
 		n = (size_t)__builtin_ctzll(m) >> 3;
@@ -138,16 +210,98 @@ static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char 
 		n = 8 + ((size_t)__builtin_ctzll(m) >> 3);
 	else /* 16 hex digits: the 17th byte is at most the line's NUL */
 		n = jh_hexval[(unsigned char)s[16]] ? 17 : 16;
-	if (n == 0 || n > 16 || s + n > e || (s + n < e && !jh_isspace(s[n])))
+	if (!jh_hex_ok(s, n, e))
 		return jh_parse_hex_slow(r, sp, e, v);
 	if (n <= 8) {
 		*v = jh_hex8(a << (8 * (8 - n)));
 	} else {
-		memcpy(&b, s + n - 8, 8);
+		b = jh_load8(s + n - 8);
 		*v = jh_hex8(a << (8 * (16 - n))) << 32 | jh_hex8(b);
 	}
 	*sp = s + n;
 	return 0;
+}
+
+#ifdef JH_HEX_SSE2
+/* Bit i set when byte i of x is not a hex digit; *let: 0xff in the bytes
+ * that are letters a-f or A-F. */
+static inline unsigned jh_hex16_class(__m128i x, __m128i *let)
+{
+	/* x - lo + 0x80 (wrapping) is below -0x80 + (hi - lo + 1) for lo <= x <= hi */
+	__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - '0'))),
+				     _mm_set1_epi8((char)(-0x80 + 10)));
+	*let = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
+					   _mm_set1_epi8((char)(0x80 - 'a'))),
+			      _mm_set1_epi8((char)(-0x80 + 6)));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, *let)) ^ 0xffffu;
+}
+
+/* The 16 bytes of x as nibbles, byte 0 the highest (bits 60-63): digits
+ * are x & 15, letters (x & 15) + 9, other bytes some nibble. */
+static inline uint64_t jh_hex16_value(__m128i x, __m128i let)
+{
+	__m128i d = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
+				 _mm_and_si128(let, _mm_set1_epi8(9)));
+	/* 16-bit lane k = d[2k] << 4 | d[2k + 1], packed to bytes */
+	__m128i pair = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(d, 8), 4), _mm_srli_epi16(d, 8));
+	return __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair)));
+}
+
+/* jh_parse_hex with SSE2 (every x86-64): the 16 bytes after any 0x are
+ * classified at once and read as one 64-bit number whose low 16 - n
+ * nibbles (the bytes after the n digits) are shifted out. Reads up to s[16]
+ * past the 0x: lines from jh_input_line are NUL-terminated with
+ * JH_INPUT_PAD readable bytes after them. */
+static inline int jh_parse_hex_sse2(struct jh_reader *r, const char **sp, const char *e,
+				    uint64_t *v)
+{
+	const char *s = jh_skip_0x(*sp, e);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s), let;
+	unsigned m = jh_hex16_class(x, &let);
+	size_t n = m ? (size_t)__builtin_ctz(m) : jh_hexval[(unsigned char)s[16]] ? 17 : 16;
+	if (__builtin_expect(!jh_hex_ok(s, n, e), 0))
+		return jh_parse_hex_slow(r, sp, e, v);
+	*v = jh_hex16_value(x, let) >> (4 * (16 - n));
+	*sp = s + n;
+	return 0;
+}
+
+/*
+ * The usual address of a stack line at s < e: "0x", 1 to 13 hex digits,
+ * then one space or the end e. Returns the bytes it takes, the space
+ * included, with *v set; 0 for anything else (left to jh_parse_hex).
+ * Reads s[0..16) (JH_INPUT_PAD, see above).
+ */
+static inline size_t jh_stack_addr_sse2(const char *s, const char *e, uint64_t *v)
+{
+	uint16_t p;
+	memcpy(&p, s, 2);
+	if (p != ('0' | 'x' << 8))
+		return 0;
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s), let;
+	/* the first non-digit after 0x (16: none) */
+	size_t end = (size_t)__builtin_ctz((jh_hex16_class(x, &let) & ~3u) | 0x10000u), take;
+	if (end - 3 > 12) /* no digit, or more than 13 */
+		return 0;
+	if (s + end == e)
+		take = end;
+	else if (s + end < e && s[end] == ' ')
+		take = end + 1;
+	else
+		return 0;
+	*v = jh_hex16_value(x, let) << 8 >> (4 * (18 - end));
+	return take;
+}
+#endif
+
+/* Reads up to s[16] past any 0x (JH_INPUT_PAD, see above). */
+static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
+{
+#ifdef JH_HEX_SSE2
+	return jh_parse_hex_sse2(r, sp, e, v);
+#else
+	return jh_parse_hex_swar(r, sp, e, v);
+#endif
 }
 
 /* Requires at least one whitespace at *s and skips the run. */
@@ -169,12 +323,25 @@ static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, 
 	return 0;
 }
 
-/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. */
+/* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. Reads up to 8 bytes past
+ * the line's end (JH_INPUT_PAD, see input.h). */
 static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
 				uint64_t v[4])
 {
 	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
 	const char *s = *sp;
+	size_t n;
+	/* the usual "1: 2 [3: 4]" (short numbers, single spaces): the bytes are
+	 * read until one does not fit, which the line's NUL never does, and
+	 * the result counts if it ends within the line */
+	if ((n = jh_dec_short(s, &v[0])) && s[n] == ':' && s[n + 1] == ' ' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[1])) && s[n] == ' ' && s[n + 1] == '[' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[2])) && s[n] == ':' && s[n + 1] == ' ' &&
+	    (s += n + 2, n = jh_dec_short(s, &v[3])) && s[n] == ']' && s + n < e) {
+		*sp = s + n + 1;
+		return 0;
+	}
+	s = *sp;
 	if (jh_parse_dec(r, &s, e, &v[0]) || jh_expect(r, &s, e, ':', fmt) ||
 	    jh_parse_space(r, &s, e, fmt) || jh_parse_dec(r, &s, e, &v[1]) ||
 	    jh_parse_space(r, &s, e, fmt) || jh_expect(r, &s, e, '[', fmt))
@@ -218,8 +385,9 @@ int jh_parse_maps(struct jh_reader *r, int memory_map);
 /* The stack hash, one pc at a time (readers hash while they parse). */
 static inline uint64_t jh_stack_hash_step(uint64_t h, uint64_t pc)
 {
-	h = (h ^ pc) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
+	/* the rotation carries the high bits of earlier pcs down (the stack
+	 * table mixes the result again, see stack_tag) */
+	return ((h << 27 | h >> 37) ^ pc) * 0x9e3779b97f4a7c15ULL;
 }
 /* jh_profile_intern_stack with the hash of pcs already computed. */
 uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pcs, uint32_t n,

@@ -69,26 +69,32 @@ static uint64_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 	return ++p->nupcs;
 }
 
-#define PC_AHEAD 16
+#define PC_AHEAD 16 /* a power of two: the ring of homes below */
 #define PC_CHUNK 1024
 
 void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint32_t *out)
 {
 	if (!p->pc_slots)
 		pc_table_init(p);
+	size_t home[PC_AHEAD]; /* home[i % PC_AHEAD]: the home slot of c[i], fetched ahead */
 	for (size_t b = 0; b < n; b += PC_CHUNK) {
 		size_t k = n - b < PC_CHUNK ? n - b : PC_CHUNK;
 		pc_table_reserve(p, p->pc_slots_nr + k);
 		uint64_t *slots = p->pc_slots;
-		size_t mask = p->pc_slots_cap - 1;
+		size_t cap = p->pc_slots_cap, mask = cap - 1;
 		const uint64_t *c = pcs + b;
-		for (size_t i = 0; i < k && i < PC_AHEAD; i++)
-			__builtin_prefetch(&slots[2 * pc_home(c[i], p->pc_slots_cap)]);
+		for (size_t i = 0; i < k && i < PC_AHEAD; i++) {
+			home[i] = pc_home(c[i], cap);
+			__builtin_prefetch(&slots[2 * home[i]]);
+		}
 		for (size_t i = 0; i < k; i++) {
-			if (i + PC_AHEAD < k)
-				__builtin_prefetch(&slots[2 * pc_home(c[i + PC_AHEAD], p->pc_slots_cap)]);
 			uint64_t pc = c[i];
-			size_t j = pc_home(pc, p->pc_slots_cap);
+			size_t j = home[i % PC_AHEAD];
+			if (i + PC_AHEAD < k) {
+				size_t h = pc_home(c[i + PC_AHEAD], cap);
+				home[i % PC_AHEAD] = h;
+				__builtin_prefetch(&slots[2 * h]);
+			}
 			while (slots[2 * j + 1] && slots[2 * j] != pc)
 				j = (j + 1) & mask;
 			uint64_t v = slots[2 * j + 1];

@@ -9,8 +9,13 @@
 #   3. `jeprof --collapsed` on the same file, or with --jeprof-cut=N on a
 #      proportional cut (same generator and seed, N stacks) and extrapolated
 #      linearly by file size (stated in the output).
+#   With --against=BIN, BIN (another jeheap, e.g. an older build) runs
+#   alternately with this one in step 2, so both see the same machine.
+# The machine's speed is calibrated before and after (calibrate.c: compute,
+# random reads of an 8 MB table, page faults): on a shared VM it moves.
 # Results go to stdout as markdown for docs/BENCHMARKS.md.
-#   scripts/bench/parse.sh [--jeprof-cut=STACKS|--no-jeprof] [--runs=N]
+#   scripts/bench/parse.sh [--jeprof-cut=STACKS|--jeprof-full|--no-jeprof] [--runs=N]
+#                          [--against=BIN]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
@@ -18,13 +23,15 @@ dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
 build=${JH_BUILD:-$src/build}
 cut=10000
 runs=3
+against=
 for a in "$@"; do
 	case $a in
+	--against=*) against=${a#*=} ;;
 	--jeprof-cut=*) cut=${a#*=} ;;
 	--no-jeprof) cut=none ;;
 	--jeprof-full) cut=0 ;;
 	--runs=*) runs=${a#*=} ;;
-	*) echo "usage: $0 [--jeprof-cut=STACKS|--jeprof-full|--no-jeprof] [--runs=N]" >&2; exit 1 ;;
+	*) echo "usage: $0 [--jeprof-cut=STACKS|--jeprof-full|--no-jeprof] [--runs=N] [--against=BIN]" >&2; exit 1 ;;
 	esac
 done
 mkdir -p "$dir"
@@ -37,6 +44,7 @@ fi
 [ -x "$build/jeheap" ] || cmake --build "$build" -j2 >/dev/null
 gcc -O2 -I"$src/include" -o "$dir/bench_parse" "$src/scripts/bench/bench_parse.c" \
 	"$build/libjh_core.a" -lzstd -lz -lm
+gcc -O2 -o "$dir/calibrate" "$src/scripts/bench/calibrate.c"
 
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 # peak RSS (MB) and wall seconds of a command, via /usr/bin/time -v
@@ -50,6 +58,8 @@ timev() {
 echo "## Parse benchmark ($(date -u +%F), $(nproc) cores, $(uname -m))"
 echo
 echo "Input: \`scripts/bench/gen_heap.py\` (seed 1): bench.heap $(mb "$heap") MB, bench.heap.symbolized $(mb "$sym") MB."
+echo
+echo "Machine before: $("$dir/calibrate")"
 echo
 echo "Readers alone: best of $runs by CPU time; MB/s = file size / time (CPU time is the"
 echo "one-core figure; wall time also counts waiting for a shared CPU)."
@@ -76,25 +86,44 @@ echo
 echo "| what | file | time | MB/s | |"
 echo "|---|---|---|---|---|"
 
-# medians of $runs runs by /usr/bin/time: wall, CPU (user + sys), peak RSS
+# one timed run (/usr/bin/time: wall, user, sys, peak RSS) appended to file $1
+timed() {
+	local out=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' "$@" > /dev/null 2> "$dir/time.err" ||
+		{ cat "$dir/time.err" >&2; return 1; }
+	tail -1 "$dir/time.err" >> "$out"
+}
+# medians of the runs in file $1: wall, CPU (user + sys), peak RSS; and all walls
 medians() {
-	for _ in $(seq "$runs"); do
-		/usr/bin/time -f '%e %U %S %M' "$@" > /dev/null 2> "$dir/time.err" ||
-			{ cat "$dir/time.err" >&2; return 1; }
-		tail -1 "$dir/time.err"
-	done | awk '{ w[NR] = $1; c[NR] = $2 + $3; if ($4 > r) r = $4 }
+	awk '{ w[NR] = $1; c[NR] = $2 + $3; if ($4 > r) r = $4 }
 		function med(a, n,   i, j, t) {
 			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-		END { printf "%.3f %.3f %.1f", med(w, NR), med(c, NR), r / 1024 }'
+		END { printf "%.3f %.3f %.1f ", med(w, NR), med(c, NR), r / 1024
+			for (i = 1; i <= NR; i++) printf "%s%s", w[i], i < NR ? "," : "" }' "$1"
+}
+row() { # label wall cpu rss walls
+	echo "| $1 (median of $runs) | $(basename "$sym") | $2 s wall, $3 s CPU, peak RSS $4 MB (runs: $5) | $(awk -v b="$size" -v s="$2" 'BEGIN { printf "%.0f", b / 1e6 / s }') (wall), $(awk -v b="$size" -v s="$3" 'BEGIN { printf "%.0f", b / 1e6 / s }') (CPU) | |"
 }
 size=$(stat -c %s "$sym")
 jeheap_wall=
 for mode in collapsed text; do
-	read -r w c r <<<"$(medians "$build/jeheap" --$mode "$sym")"
+	rm -f "$dir/runs.this" "$dir/runs.against"
+	for _ in $(seq "$runs"); do
+		timed "$dir/runs.this" "$build/jeheap" --$mode "$sym"
+		[ -z "$against" ] || timed "$dir/runs.against" "$against" --$mode "$sym"
+	done
+	read -r w c r ws <<<"$(medians "$dir/runs.this")"
 	[ "$mode" = collapsed ] && jeheap_wall=$w
-	echo "| jeheap --$mode (median of $runs) | $(basename "$sym") | $w s wall, $c s CPU, peak RSS $r MB | $(awk -v b="$size" -v s="$w" 'BEGIN { printf "%.0f", b / 1e6 / s }') (wall), $(awk -v b="$size" -v s="$c" 'BEGIN { printf "%.0f", b / 1e6 / s }') (CPU) | |"
+	row "jeheap --$mode" "$w" "$c" "$r" "$ws"
+	if [ -n "$against" ]; then
+		read -r w c r ws <<<"$(medians "$dir/runs.against")"
+		row "$(basename "$against") --$mode, alternating" "$w" "$c" "$r" "$ws"
+	fi
 done
+echo
+echo "Machine after the jeheap runs: $("$dir/calibrate")"
 
 if [ "$cut" != none ] && command -v jeprof > /dev/null; then
 	if [ "$cut" = 0 ]; then

@@ -6,7 +6,8 @@
 #include "parse.h"
 
 /* The tail "\s*@\s*<type>[/<period>]" of the header: returns the algorithm
- * (0 none, 1 v1, 2 v2) and the adjustment, as jeprof computes them. */
+ * (0 none, 1 v1, 2 v2) and the adjustment, as jeprof computes them; -1 for
+ * a period beyond 64 bits (an error). */
 static int sampling(const char *s, const char *e, const uint64_t v[4], double *adjust)
 {
 	*adjust = 0;
@@ -27,8 +28,12 @@ static int sampling(const char *s, const char *e, const uint64_t v[4], double *a
 		uint64_t period = 0;
 		const char *d = type_end + 1;
 		int have = type_end < e && d < e && (unsigned)(*d - '0') < 10;
-		for (; have && d < e && (unsigned)(*d - '0') < 10; d++)
-			period = period * 10 + (uint64_t)(*d - '0');
+		for (; have && d < e && (unsigned)(*d - '0') < 10; d++) {
+			uint64_t dg = (uint64_t)(*d - '0');
+			if (period > (UINT64_MAX - dg) / 10)
+				return -1;
+			period = period * 10 + dg;
+		}
 		if (have)
 			*adjust = algo == 2 ? (double)period : (double)period / 2;
 	} else if (v[0] == v[2] && v[1] == v[3]) {
@@ -48,10 +53,13 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 		return -1;
 	double adjust;
 	int algo = sampling(s, e, v, &adjust);
+	if (algo < 0)
+		return jh_bad_line(r, "sampling period out of range in '%s'", jh_quote(r, h, hlen));
 	struct jh_profile *p = r->p;
 	p->format = JH_FMT_LEGACY_HEAP;
 	r->body = 1;
-	p->period = (uint64_t)adjust;
+	/* 2^64 - 1 is 2^64 as a double, which does not convert back */
+	p->period = adjust < 18446744073709551616.0 ? (uint64_t)adjust : UINT64_MAX;
 
 	int rc;
 	while ((rc = jh_body_line(r, &s, &e)) > 0) {

@@ -672,6 +672,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 		}
 	}
 	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;
+	jh_seqset_release(&gp->stacks); /* the stacks are merged: reports reuse its memory */
 	if (nodes) {
 		compute_nodes(g);
 	} else {

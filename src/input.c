@@ -317,9 +317,12 @@ int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
 
 int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
 {
+	return jh_input_line_buffered(in, line, len) ? 1 : jh_input_line_refill(in, line, len, d);
+}
+
+int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
+{
 	for (;;) {
-		if (jh_input_line_buffered(in, line, len))
-			return 1;
 		if (in->scan < in->end) /* the line holds a NUL byte */
 			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
 					   "binary data (NUL byte), not a text profile");
@@ -335,6 +338,8 @@ int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag 
 		}
 		if (fill(in, d) < 0)
 			return -1;
+		if (jh_input_line_buffered(in, line, len))
+			return 1;
 	}
 }
 

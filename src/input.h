@@ -30,12 +30,15 @@ void jh_input_close(struct jh_input *in);
  */
 int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
 /*
- * The same, but only when the next line is complete in the buffer: returns
- * 1 with the line, 0 when the buffer must be refilled first (then call
- * jh_input_line). Lines returned by it stay valid (in place) until the next
- * call of jh_input_line, so a caller can keep several of them.
+ * jh_input_line in two halves, for readers' hot loops: _buffered returns 1
+ * with the next line when it is complete in the buffer, else 0 (the buffer
+ * must be refilled, or the line holds a NUL byte); then, and only then,
+ * _refill does the rest of jh_input_line. Lines returned by _buffered stay
+ * valid (in place) until the next _refill or jh_input_line, so a caller can
+ * keep several.
  */
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len);
+int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
 /* 1-based number of the line last returned (0 before the first). */
 unsigned long jh_input_lineno(const struct jh_input *in);
 /* 1 if the line last returned was the last one and had no '\n'. */

@@ -16,11 +16,6 @@ const unsigned char jh_hexval[256] = {
 	['F'] = 16,
 };
 
-int jh_next_line(struct jh_reader *r, char **line, size_t *len)
-{
-	return jh_input_line(r->in, line, len, r->d);
-}
-
 const char *jh_quote(struct jh_reader *r, const char *s, size_t n)
 {
 	jh_sb_reset(&r->quote);
@@ -193,9 +188,8 @@ int jh_body_line(struct jh_reader *r, const char **sp, const char **ep)
 {
 	char *line;
 	size_t len;
-	int rc = 0;
-	/* lines in the buffer are taken without the call into jh_input_line */
-	while (jh_input_line_buffered(r->in, &line, &len) || (rc = jh_next_line(r, &line, &len)) > 0) {
+	int rc;
+	while ((rc = jh_next_line(r, &line, &len)) > 0) {
 		const char *s = line, *e = line + len;
 		if (len && *s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:"))
 			return jh_parse_maps(r, 0) < 0 ? -1 : 0;

@@ -50,7 +50,7 @@ static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 	for (;;) {
 		if (!jh_input_line_buffered(r->in, &line, &len)) {
 			jh_symbatch_flush(r->p, b);
-			if ((rc = jh_next_line(r, &line, &len)) <= 0)
+			if ((rc = jh_input_line_refill(r->in, &line, &len, r->d)) <= 0)
 				break;
 		}
 		const char *s = line, *e = line + len;

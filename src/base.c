@@ -106,6 +106,18 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size)
+{
+	size_t n = *alloc < 16 ? 16 : *alloc * 2;
+	if (n < want)
+		n = want;
+	size_t big = ((size_t)16 << 20) / size;
+	if (n < big && jh_st_mult(n, size) >= ((size_t)1 << 20))
+		n = big;
+	*alloc = n;
+	return xrealloc(items, jh_st_mult(n, size));
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

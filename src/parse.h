@@ -33,19 +33,6 @@ struct jh_reader {
 	uint32_t tcache[256]; /* thread uid -> index + 1 (0 = not looked up yet) */
 };
 
-/*
- * JH_GROW for arrays that may become large: once past 1 MB the capacity
- * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
- * threshold to 8 MB): pages are only touched as they are used, and later
- * growth remaps them instead of copying (no page faulted in twice).
- */
-void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
-#define JH_GROW_LARGE(items, want, alloc)                                           \
-	do {                                                                        \
-		if ((size_t)(want) > (size_t)(alloc))                               \
-			(items) = jh_grow_large((items), (want), &(alloc), sizeof(*(items))); \
-	} while (0)
-
 /* Character classes: Perl's \s (space \t \n \v \f \r). */
 extern const unsigned char jh_space_tab[256];
 static inline int jh_isspace(char c)

@@ -66,6 +66,19 @@ static inline int jh_cmp_u64(const void *a, const void *b)
 	} while (0)
 
 /*
+ * JH_GROW for arrays that may become large: once past 1 MB the capacity
+ * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
+ * threshold to 8 MB): pages are only touched as they are used, and later
+ * growth remaps them instead of copying (no page faulted in twice).
+ */
+void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
+#define JH_GROW_LARGE(items, want, alloc)                                           \
+	do {                                                                        \
+		if ((size_t)(want) > (size_t)(alloc))                               \
+			(items) = jh_grow_large((items), (want), &(alloc), sizeof(*(items))); \
+	} while (0)
+
+/*
  * strbuf: a growable NUL-terminated string. buf is never NULL after
  * jh_sb_init; len excludes the NUL.
  */

@@ -129,12 +129,15 @@ static void raw_name(struct jh_sb *sb, const struct jh_model *m, const struct jh
 	}
 }
 
-static const uint64_t *sort_pcs;
+/* A pc of the first profile and its index in first_pcs/first_locs. */
+struct first_pc {
+	uint64_t pc;
+	size_t i;
+};
 
 static int cmp_first_pc(const void *a, const void *b)
 {
-	uint64_t x = sort_pcs[*(const uint64_t *)a], y = sort_pcs[*(const uint64_t *)b];
-	return x < y ? -1 : x > y;
+	return jh_cmp_u64(&((const struct first_pc *)a)->pc, &((const struct first_pc *)b)->pc);
 }
 
 int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *o,
@@ -150,10 +153,9 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 
 	/* the first profile's pcs ascending, each with its location */
 	size_t n = m->nfirst;
-	uint64_t *key = xmalloc(jh_st_mult(n ? n : 1, sizeof(*key)));
+	struct first_pc *key = xmalloc(jh_st_mult(n ? n : 1, sizeof(*key)));
 	for (size_t i = 0; i < n; i++)
-		key[i] = i;
-	sort_pcs = m->first_pcs;
+		key[i] = (struct first_pc){m->first_pcs[i], i};
 	jh_qsort(key, n, sizeof(*key), cmp_first_pc);
 
 	struct jh_sb name = JH_SB_INIT;
@@ -163,10 +165,10 @@ int jh_report_raw(FILE *out, const struct jh_model *m, const struct jh_options *
 	if (prog)
 		fprintf(out, "binary=%s\n", prog);
 	for (size_t i = 0; i < n; i++) {
-		const struct jh_location *l = &m->locs[m->first_locs[key[i]]];
+		const struct jh_location *l = &m->locs[m->first_locs[key[i].i]];
 		jh_sb_reset(&name);
 		raw_name(&name, m, l);
-		fprintf(out, "0x%016" PRIx64 " %s\n", m->first_pcs[key[i]], name.buf);
+		fprintf(out, "0x%016" PRIx64 " %s\n", key[i].pc, name.buf);
 	}
 	jh_sb_release(&name);
 	free(key);

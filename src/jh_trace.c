@@ -64,7 +64,15 @@ void jh_trace(const char *fmt, ...)
 	va_end(ap);
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "jeheap-trace %8.3f t%ld cpu %.3f rss %ldM flt %ld %s\n", now,
+	long pages = 0, resident = 0; /* now (ru_maxrss is the peak) */
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	fprintf(stderr, "jeheap-trace %8.3f t%ld cpu %.3f rss %ldM now %ldM flt %ld %s\n", now,
 		(long)syscall(SYS_gettid) % 1000, (double)cpu.tv_sec + (double)cpu.tv_nsec / 1e9,
-		ru.ru_maxrss / 1024, ru.ru_minflt, msg);
+		ru.ru_maxrss / 1024, resident * (sysconf(_SC_PAGESIZE) / 1024) / 1024, ru.ru_minflt,
+		msg);
 }

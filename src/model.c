@@ -542,10 +542,11 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
 	jh_profile_densify(p);
 	free(p->pc_slots); /* the reader's indexes: their memory is reused */
+	free(p->pc_narrow);
 	free(p->stack_slots);
-	p->pc_slots = NULL;
+	p->pc_slots = p->pc_narrow = NULL;
 	p->stack_slots = NULL;
-	p->pc_slots_cap = p->stack_slots_cap = 0;
+	p->pc_slots_cap = p->pc_narrow_cap = p->stack_slots_cap = 0;
 	int identity;
 	uint32_t *glob = id_locations(m, p, s, &identity, d);
 	if (!glob) {

@@ -20,6 +20,7 @@ void jh_profile_release(struct jh_profile *p)
 	jh_free_large(p->upc_syms);
 	free(p->pc_pending);
 	jh_free_large(p->pc_slots);
+	jh_free_large(p->pc_narrow);
 	jh_free_large(p->stacks);
 	jh_free_large(p->tsamples);
 	for (size_t i = 0; i < p->nthreads; i++)

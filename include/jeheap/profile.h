@@ -118,8 +118,11 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
-	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c) */
-	size_t pc_slots_cap, pc_slots_nr;
+	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c): */
+	size_t pc_slots_cap, pc_slots_nr; /* the wide table, */
+	uint64_t *pc_narrow;        /* the narrow one (the pcs whose upper */
+	size_t pc_narrow_cap, pc_narrow_nr; /* half is pc_hi) */
+	uint64_t pc_hi;
 	uint64_t *pc_pending;       /* the pcs of pcids[pending_off ..), not */
 	size_t npc_pending, pc_pending_alloc, pending_off; /* looked up yet */
 	struct jh_arena sym_arena;  /* storage of sym_parts */

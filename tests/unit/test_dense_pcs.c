@@ -5,6 +5,8 @@
 #include "readers_test.h"
 #include "model_internal.h"
 
+#include <inttypes.h>
+
 static const char sym_text[] =
 	"--- symbol\n"
 	"binary=/bin/x\n"
@@ -114,6 +116,74 @@ static void test_no_threads_checks(void **state)
 	jh_profile_release(&b);
 }
 
+/*
+ * pcs in three upper halves (the most symbol lines in 0x55b0...: the narrow
+ * table; the others in the wide one), equal lower halves in different
+ * upper ones, pcs with and without a symbol line in each, and enough of
+ * them for both tables to grow: every id's pc and symbol line are those of
+ * the plain reading.
+ */
+static void test_two_tables(void **state)
+{
+	(void)state;
+	static const uint64_t hi[] = {0x55b0, 0x7f7e, 0x1};
+	struct jh_sb t = JH_SB_INIT;
+	jh_sb_init(&t);
+	jh_sb_adds(&t, "--- symbol\n");
+	static uint64_t sympc[3000];
+	size_t nsym = 0;
+	for (uint64_t i = 0; i < 3000; i += 2) /* mostly upper half 0 */
+		sympc[nsym++] = hi[i % 3 == 0 || i % 5 == 0 ? 0 : 1 + i % 7 % 2] << 32 |
+				(0x1000 + 16 * i);
+	sympc[nsym++] = hi[1] << 32 | 0x1000; /* lower halves of upper half 0 */
+	sympc[nsym++] = hi[2] << 32 | 0x1010;
+	for (size_t i = 0; i < nsym; i++)
+		jh_sb_addf(&t, "0x%016" PRIx64 " n%zu\n", sympc[i], i);
+	jh_sb_adds(&t, "---\nheap_v2/0\n  t*: 1: 1 [0: 0]\n");
+	for (uint64_t s = 0; s < 1500; s++) {
+		jh_sb_adds(&t, "@");
+		for (uint64_t k = 0; k < 4; k++) {
+			uint64_t i = (s * 7 + k * 1999) % 3000;
+			/* caller-adjusted by the reader: +1 but the leaf */
+			jh_sb_addf(&t, " 0x%" PRIx64, (hi[(s + k) % 3] << 32 | (0x1000 + 16 * i)) + (k > 0));
+		}
+		jh_sb_adds(&t, "\n  t*: 1: 8 [0: 0]\n");
+	}
+	struct jh_profile a, b;
+	struct jh_diag d;
+	assert_int_equal(read_flags(&a, t.buf, 0, 0, &d), 0);
+	assert_int_equal(read_flags(&b, t.buf, 1, 1, &d), 0);
+	assert_int_equal(a.nstacks, 1500);
+	assert_int_equal(b.nstacks, a.nstacks);
+	assert_true(b.pc_hi == 0x55b0);
+	assert_true(b.pc_narrow_nr > 1000 && b.pc_slots_nr > 1000);
+	for (size_t s = 0; s < a.nstacks; s++) {
+		assert_int_equal(a.stacks[s].len, b.stacks[s].len);
+		for (uint32_t k = 0; k < a.stacks[s].len; k++)
+			assert_true(stack_pc(&a, s, k) == stack_pc(&b, s, k));
+	}
+	/* ids dense in the order of first use, each with its own symbol line */
+	size_t named = 0;
+	for (size_t id = 0; id < b.nupcs; id++) {
+		uint64_t pc = b.upcs[id];
+		int want = 0;
+		for (size_t i = 0; i < nsym && !want; i++)
+			want = sympc[i] == pc;
+		assert_int_equal(b.upc_syms[id] != 0, want);
+		if (want) {
+			named++;
+			assert_true(b.syms[b.upc_syms[id] - 1].pc == pc);
+		}
+		if (id)
+			for (size_t j = 0; j < b.npcids && b.pcids[j] != id; j++)
+				assert_true(b.pcids[j] < id); /* first used after id - 1 */
+	}
+	assert_true(named > 100 && named < b.nupcs);
+	jh_profile_release(&a);
+	jh_profile_release(&b);
+	jh_sb_release(&t);
+}
+
 /* A profile of pcs turned into ids afterwards, as the model does with
  * profiles built by hand. */
 static void test_densify(void **state)
@@ -168,6 +238,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_stacks),
 		cmocka_unit_test(test_no_threads_checks),
+		cmocka_unit_test(test_two_tables),
 		cmocka_unit_test(test_densify),
 		cmocka_unit_test(test_second_file),
 	};

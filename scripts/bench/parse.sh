@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
 dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
-build=${JH_BUILD:-$src/build}
+build=${JH_BUILD:-$src/build/release} # where scripts/demo and scripts/test build
 cut=10000
 runs=3
 against=
@@ -41,7 +41,9 @@ if [ ! -s "$sym" ]; then
 	echo "generating $heap (+ .symbolized) ..." >&2
 	python3 "$src/scripts/bench/gen_heap.py" "$heap"
 fi
-[ -x "$build/jeheap" ] || cmake --build "$build" -j2 >/dev/null
+[ -f "$build/CMakeCache.txt" ] ||
+	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j2 >/dev/null # never a stale binary
 gcc -O2 -I"$src/include" -o "$dir/bench_parse" "$src/scripts/bench/bench_parse.c" \
 	"$build/libjh_core.a" -lzstd -lz -lm
 gcc -O2 -o "$dir/calibrate" "$src/scripts/bench/calibrate.c"

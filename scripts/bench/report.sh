@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
 dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
-build=${JH_BUILD:-$src/build}
+build=${JH_BUILD:-$src/build/release} # where scripts/demo and scripts/test build
 out=$src/docs/bench-report.md
 runs=5 jeprof=1
 for a in "$@"; do
@@ -31,7 +31,7 @@ sym=$dir/bench.heap.symbolized
 cut=$dir/report-cut10k.heap.symbolized
 [ -s "$sym" ] || { echo "generating $sym ..." >&2; python3 scripts/bench/gen_heap.py "$dir/bench.heap"; }
 [ -s "$cut" ] || { echo "generating $cut ..." >&2; python3 scripts/bench/gen_heap.py "$dir/report-cut10k.heap" --stacks 10000; }
-[ -x "$build/jeheap" ] || { cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null; }
+[ -f "$build/CMakeCache.txt" ] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j2 >/dev/null
 JH=$build/jeheap
 

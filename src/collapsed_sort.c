@@ -231,7 +231,8 @@ static int cmp_lines(const struct jh_coll *c, uint32_t a, uint32_t b)
 
 /* Byte order of the two stacks' lines, without building them: equal
  * elements are skipped (pointer-equal most of the time), the first
- * different one decides with its terminator (';' or ' '). */
+ * different one decides with its terminator (';' or ' ': names have no
+ * ';', but may have a ' '). */
 static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 {
 	struct walk a, b;
@@ -261,6 +262,8 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 		unsigned char cy = yl > n ? (unsigned char)ys[n] : (lb ? ' ' : ';');
 		if (cx != cy)
 			return cx < cy ? -1 : 1;
+		if (xl != yl) /* a last name's ' ' met a ' ' in the other's (rare): */
+			return cmp_lines(c, sa, sb); /* the count goes on against a name */
 		if (la) /* both last, equal names: the counts decide */
 			return cmp_counts(c, sa, sb);
 	}

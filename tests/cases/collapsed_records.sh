@@ -1,7 +1,8 @@
 #!/bin/bash
 # --collapsed with locations that do not fit a 32-byte record (more than
 # four frames, a name of 64 KiB and more), ';' in a name, a location whose
-# frames begin another's, and a stack emptied by allocator removal; and
+# frames begin another's, a line's last name followed by ' ' where another
+# line's name has a ' ', and a stack emptied by allocator removal; and
 # the boundaries of a record: exactly four and five frames, names whose
 # piece ("name;", 16 bits of length in a record) is 0xfffd to 0x10001
 # bytes, plain and inline: the
@@ -38,6 +39,9 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 		printf '0x00000000000012%d0 o--%s\n' "$i" "${inl_near[$i]}"
 		printf '0x00000000000013%d0 o--%s--q--r\n' "$i" "${inl_near[$i]}"
 	done
+	echo "0x0000000000001080 op"
+	echo "0x0000000000001090 op x"
+	echo "0x00000000000010a0 leaf"
 	echo "0x0000000000002000 malloc"
 	echo "---"
 	echo "--- heap"
@@ -61,6 +65,12 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 	echo "  t*: 8: 800 [0: 0]"
 	echo "@ 0x1060 0x1071 0x1001"
 	echo "  t*: 9: 900 [0: 0]"
+	# "main;op N" before "main;op x;leaf M" whatever the counts (a digit
+	# comes before 'x'); here N > M
+	echo "@ 0x1080 0x1001"
+	echo "  t*: 1: 9000 [0: 0]"
+	echo "@ 0x10a0 0x1091 0x1001"
+	echo "  t*: 1: 100 [0: 0]"
 	for i in 0 1 2 3 4; do
 		for b in 11 12 13; do
 			echo "@ 0x$b${i}0 0x1001"
@@ -77,7 +87,7 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 "$JEHEAP" --collapsed --show_bytes "$tmp/p.heap.symbolized" | cat > "$tmp/pipe" || err "exit code (pipe)"
 cmp -s "$tmp/file" "$tmp/pipe" || err "writev and buffered outputs differ"
 LC_ALL=C sort -c "$tmp/file" || err "not sorted"
-[ "$(wc -l < "$tmp/file")" = 39 ] || err "line count $(wc -l < "$tmp/file")"
+[ "$(wc -l < "$tmp/file")" = 41 ] || err "line count $(wc -l < "$tmp/file")"
 inl="f(int);g:h[inline];i[inline];j[inline];k[inline];l[inline];m[inline]"
 # the names of each line (the counts are checked elsewhere)
 sed 's/ [0-9]*$//' "$tmp/file" > "$tmp/names"
@@ -87,6 +97,8 @@ has "main;$inl;$long(int)" "long name"
 has "main;a;$long[inline];b[inline]" "long inline name"
 has "main;x" "x"
 has "main;x;y[inline]" "x;y"
+has "main;op" "op"
+has "main;op x;leaf" "op x"
 has "" "emptied stack"
 four="p;q[inline];r[inline];s[inline]"
 has "main;$four" "four frames"

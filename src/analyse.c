@@ -197,10 +197,15 @@ static void prefetch_memo(const struct jh_graph_priv *gp, const struct jh_model 
 }
 
 /* Whether memo fm's function is an allocator entry point: its short name
- * is made without interning it unless the keys will need it. */
+ * is made without interning it unless the keys will need it, and not at
+ * all when the prefilter rules it out (most names). */
 static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm)
 {
 	if (!(fm->flags & FM_ALLOC_DONE)) {
+		if (!fm->shrt && !gp->keep_shorts && !jh_may_be_allocator_name(fm->func)) {
+			fm->flags |= FM_ALLOC_DONE;
+			return 0;
+		}
 		if (!fm->shrt && gp->keep_shorts)
 			fm->shrt = jh_namer_short(&gp->namer, fm->func);
 		const char *shrt = fm->shrt;

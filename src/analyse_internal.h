@@ -25,6 +25,12 @@ void jh_graph_resolve_runs(struct jh_graph *g);
 /* Whether a short function name (of a pc's outermost frame) is an allocator
  * entry point whose callees and itself are removed (§6.6). */
 int jh_is_allocator_name(const char *shortname);
+/* 0 only when jh_is_allocator_name(ShortFunctionName(full)) is 0, found
+ * without making the short name (1 = may be: make it and ask). */
+int jh_may_be_allocator_name(const char *full);
+/* The listed names of jh_is_allocator_name (each also counts with a
+ * leading '_'), for tests. */
+const char *const *jh_allocator_names(size_t *n);
 
 /* What the analysis derives from one distinct function name, computed once
  * (frames sharing a name share the entry; analyse.c). */

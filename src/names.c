@@ -176,14 +176,15 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 	jh_sb_grow(out, 2 * n + 32);
 	char *buf = out->buf + at, *tmp = buf + n + 16;
 	/*
-	 * With two "const"s, Perl's passes and the bracket stack differ only
-	 * where a group right after a group's ')' eats a "const" (the first
-	 * group can then eat the next one in a later pass: group_group), or
-	 * where deleting a group makes a "const" (const_made).
+	 * Perl's passes and the bracket stack differ only where deleting a
+	 * group makes a "const" (const_made: "(a(x))co(y)nst" is "" for Perl)
+	 * or, with two "const"s, where a group right after a group's ')' eats
+	 * a "const" (the first group can then eat the next one in a later
+	 * pass: group_group).
 	 */
 	const char *c1 = find_const(full, n);
 	int two = c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - full)), group_group = 0;
-	int passes = two && const_made(full, n);
+	int passes = const_made(full, n);
 	size_t m = 0;
 	if (!passes) {
 		m = strip_groups(tmp, full, n, '(', ')', 1, &group_group);

@@ -73,20 +73,45 @@ static size_t copy_to_bracket(char *dst, size_t w, const char *src, size_t r, si
 	return r;
 }
 
+/* What strip_groups saw: a group right after a group's ')' (with
+ * whitespace between) and a "const" that deleting a group can make. */
+enum { SG_GROUP_GROUP = 1, SG_MADE = 2 };
+
+/*
+ * Whether deleting the group that closed before src[r], after dst[0..w),
+ * can make a "const": dst ends with "c", "co", "con" or "cons" and src goes
+ * on with more of it, another group, whitespace or a "const" (a group
+ * eating it can make the rest adjacent). A made "const" needs such a
+ * group: the first group deleted inside it comes right after a prefix.
+ */
+static int const_can_form(const char *dst, size_t w, const char *src, size_t r, size_t len)
+{
+	if (!w || r >= len)
+		return 0;
+	const char *at = memchr("cons", dst[w - 1], 4);
+	if (!at)
+		return 0;
+	size_t k = (size_t)(at - "cons") + 1;
+	return w >= k && !memcmp(dst + w - k, "const", k) &&
+	       (src[r] == '(' || is_space(src[r]) || memchr("const", src[r], 5));
+}
+
 /*
  * Perl's  while (s/OPEN[^OPENCLOSE]*CLOSE(\s*const)?//g) {}  (the const part
  * only for parentheses, eat_const) in one pass from src[0..len) to dst
  * (which has 16 bytes to spare and does not overlap src); returns the
  * length written. Repeatedly deleting innermost groups deletes exactly the
- * groups a bracket stack matches, each with the "const" that follows it --
- * unless the name holds "const" twice in a row (a group that ate the first
- * can make the second adjacent to an enclosing group: "(())()constconst",
- * see const_const); those names take the pass-by-pass loop. Checked
- * against the Perl code on the golden and benchmark names and on random
- * strings.
+ * groups a bracket stack matches, each with the "const" that follows it in
+ * src -- unless deleting a group makes a "const" ("(a(x))co(y)nst" is ""
+ * for Perl: SG_MADE) or the name holds "const" twice and a group follows
+ * a group's ')' (a group that ate the first can make the second adjacent
+ * to an enclosing group: "(())()constconst", see const_const;
+ * SG_GROUP_GROUP); *flags tells, and those names take the pass-by-pass
+ * loop. Checked against the Perl code on the golden and benchmark names
+ * and on random strings.
  */
 static size_t strip_groups(char *dst, const char *src, size_t len, char open, char close,
-			   int eat_const, int *group_group)
+			   int eat_const, int *flags)
 {
 	size_t small[64], *stack = small, depth = 0, cap = 64, w = 0;
 	for (size_t r = 0;;) {
@@ -115,7 +140,9 @@ static size_t strip_groups(char *dst, const char *src, size_t len, char open, ch
 				if (len - k >= 5 && !memcmp(src + k, "const", 5))
 					r = k + 5;
 				else if (k < len && src[k] == open)
-					*group_group = 1;
+					*flags |= SG_GROUP_GROUP;
+				if (const_can_form(dst, w, src, r, len))
+					*flags |= SG_MADE;
 			}
 			continue;
 		}
@@ -151,18 +178,6 @@ static const char *find_const(const char *s, size_t n)
 	return NULL;
 }
 
-/* Whether a "const" can appear in s by deleting a group: a prefix of it
- * right before a '('. */
-static int const_made(const char *s, size_t n)
-{
-	for (const char *p = memchr(s, '(', n); p; p = memchr(p + 1, '(', n - (size_t)(p + 1 - s))) {
-		for (size_t k = 1; k <= 4 && k <= (size_t)(p - s); k++)
-			if (!memcmp(p - k, "const", k))
-				return 1;
-	}
-	return 0;
-}
-
 void jh_short_function_name(struct jh_sb *out, const char *full)
 {
 	size_t n = strlen(full);
@@ -175,28 +190,21 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 	size_t at = out->len;
 	jh_sb_grow(out, 2 * n + 32);
 	char *buf = out->buf + at, *tmp = buf + n + 16;
-	/*
-	 * Perl's passes and the bracket stack differ only where deleting a
-	 * group makes a "const" (const_made: "(a(x))co(y)nst" is "" for Perl)
-	 * or, with two "const"s, where a group right after a group's ')' eats
-	 * a "const" (the first group can then eat the next one in a later
-	 * pass: group_group).
-	 */
-	const char *c1 = find_const(full, n);
-	int two = c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - full)), group_group = 0;
-	int passes = const_made(full, n);
-	size_t m = 0;
-	if (!passes) {
-		m = strip_groups(tmp, full, n, '(', ')', 1, &group_group);
-		passes = two && group_group;
+	/* see strip_groups for when Perl's passes and the bracket stack differ */
+	int flags = 0;
+	size_t m = strip_groups(tmp, full, n, '(', ')', 1, &flags);
+	if (flags & SG_GROUP_GROUP) { /* matters with two "const"s */
+		const char *c1 = find_const(full, n);
+		if (!(c1 && find_const(c1 + 1, n - (size_t)(c1 + 1 - full))))
+			flags &= ~SG_GROUP_GROUP;
 	}
-	if (passes) {
+	if (flags) {
 		memcpy(tmp, full, n);
 		m = n;
 		while (strip_parens_pass(tmp, &m))
 			;
 	}
-	int unused;
+	int unused = 0;
 	n = strip_groups(buf, tmp, m, '<', '>', 0, &unused);
 	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
 	 * whitespace character and is followed by "::". */

@@ -219,28 +219,48 @@ static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm)
 	return fm->flags & FM_ALLOC;
 }
 
-/* Whether location l's frames are the allocator's (removed, §6.6). */
-static int loc_is_alloc(struct jh_graph_priv *gp, const struct jh_location *l)
+/* The memo of location l's outermost frame, UINT32_MAX if none. */
+static uint32_t outer_memo(const struct jh_graph_priv *gp, const struct jh_location *l)
 {
-	if (l->allocator)
-		return 1;
-	struct jh_fmemo *fm = l->nframes ? frame_memo(gp, l, 0) : NULL;
-	return fm && memo_alloc(gp, fm);
+	return l->nframes ? gp->fid[l->first] : UINT32_MAX;
 }
 
-/* The allocator test of every location, in one pass in location order
- * (add_stack asks in stack order, all over memory). */
+/*
+ * The allocator test of every location (removed with its callees, §6.6):
+ * the memos to test, in the order their locations come, then the tests
+ * (each reads a name somewhere in memory: prefetched well ahead), then the
+ * locations' flags from a byte per memo (add_stack asks in stack order,
+ * all over memory).
+ */
 static void mark_skips(struct jh_graph_priv *gp, const struct jh_model *m)
 {
+	enum { ASKED = 1, ALLOC = 2 };
+	uint8_t *st = xcalloc(gp->nfm ? gp->nfm : 1, 1);
+	uint32_t *todo = NULL;
+	size_t ntodo = 0, alloc = 0;
 	for (size_t i = 0; i < m->nlocs; i++) {
-		prefetch_memo(gp, m, i + 16);
-		const struct jh_location *ahead = i + 8 < m->nlocs ? &m->locs[i + 8] : NULL;
-		struct jh_fmemo *fm = ahead && ahead->nframes ? frame_memo(gp, ahead, 0) : NULL;
-		if (fm && !(fm->flags & FM_ALLOC_DONE)) /* its name, to be read */
-			for (int j = 0; j < 4; j++)
-				__builtin_prefetch(fm->func + 64 * j);
-		gp->lflags[i] = loc_is_alloc(gp, &m->locs[i]) ? LF_SKIP : 0;
+		uint32_t k = outer_memo(gp, &m->locs[i]);
+		if (m->locs[i].allocator || k == UINT32_MAX || st[k])
+			continue;
+		st[k] = ASKED;
+		JH_GROW(todo, ntodo + 1, alloc);
+		todo[ntodo++] = k;
 	}
+	for (size_t j = 0; j < ntodo; j++) {
+		if (j + 16 < ntodo)
+			__builtin_prefetch(&gp->fm[todo[j + 16]]);
+		if (j + 8 < ntodo) /* its name, to be read */
+			for (int x = 0; x < 4; x++)
+				__builtin_prefetch(gp->fm[todo[j + 8]].func + 64 * x);
+		if (memo_alloc(gp, &gp->fm[todo[j]]))
+			st[todo[j]] = ALLOC;
+	}
+	for (size_t i = 0; i < m->nlocs; i++) {
+		uint32_t k = outer_memo(gp, &m->locs[i]);
+		gp->lflags[i] = m->locs[i].allocator || (k != UINT32_MAX && st[k] == ALLOC) ? LF_SKIP : 0;
+	}
+	free(todo);
+	free(st);
 }
 
 static int loc_skip(struct jh_graph_priv *gp, uint32_t id)

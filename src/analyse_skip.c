@@ -209,7 +209,7 @@ static int const_made(struct prescan *sc)
 }
 
 /* Whether s[p - 1] (p > 0) can end a deleted region: (b). */
-static int region_end(struct prescan *sc, size_t p)
+static inline int region_end(struct prescan *sc, size_t p)
 {
 	const char *s = sc->s;
 	if (s[p - 1] == ')' || s[p - 1] == '>')
@@ -274,8 +274,12 @@ static int tc_piece_before(struct prescan *sc, size_t q)
 	for (uint32_t m = tc_last[(unsigned char)s[q - 1]]; m; m &= m - 1) {
 		unsigned bit = (unsigned)__builtin_ctz(m), i = bit / 16;
 		size_t k = bit % 16;
-		if (k <= q && !memcmp(s + q - k, tc_pat[i], k) && (!i || start_ok(sc, q - k)) &&
-		    piece_somewhere(sc, i, k))
+		if (k > q)
+			continue;
+		size_t same = 0;
+		while (same < k && s[q - k + same] == tc_pat[i][same])
+			same++;
+		if (same == k && (!i || start_ok(sc, q - k)) && piece_somewhere(sc, i, k))
 			return 1;
 	}
 	return 0;
@@ -306,7 +310,8 @@ static inline __attribute__((always_inline)) int open_bits(struct prescan *sc, u
 #ifdef __SSE2__
 /* The '(' and '<' among s[q .. q + 16) as bits; "cm" in some case at
  * s[q - 1] ORed into *cm. */
-static inline __attribute__((always_inline)) unsigned open_block(const char *s, size_t q, __m128i *cm)
+static inline __attribute__((always_inline)) unsigned open_block(const char *s, size_t q,
+								 __m128i *cm)
 {
 	const __m128i lower = _mm_set1_epi8(0x20);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + q));
@@ -334,22 +339,31 @@ int jh_may_be_allocator_name(const char *full)
 #ifdef __SSE2__
 	if (n >= 18) {
 		/* 64 bytes at a time, then 16, then the last 16 (again in part:
-		 * the tests may run twice on a bracket) */
-		__m128i cmv = _mm_setzero_si128();
+		 * the tests may run twice on a bracket); the "cm" bits become
+		 * a scalar before the tests' calls */
 		for (; q + 64 <= n; q += 64) {
+			__m128i cmv = _mm_setzero_si128();
 			uint64_t open = 0;
 			for (unsigned k = 0; k < 4; k++)
 				open |= (uint64_t)open_block(full, q + 16 * k, &cmv) << (16 * k);
+			cm |= _mm_movemask_epi8(cmv);
 			if (open_bits(&sc, open, q))
 				return 1;
 		}
-		for (; q + 16 <= n; q += 16)
-			if (open_bits(&sc, open_block(full, q, &cmv), q))
+		for (size_t last = 0; !last;) {
+			if (q + 16 > n) { /* the last 16 bytes */
+				q = n - 16;
+				last = 1;
+			}
+			__m128i cmv = _mm_setzero_si128();
+			unsigned open = open_block(full, q, &cmv);
+			cm |= _mm_movemask_epi8(cmv);
+			if (open_bits(&sc, open, q))
 				return 1;
-		if (q < n && open_bits(&sc, open_block(full, n - 16, &cmv), n - 16))
-			return 1;
+			q += 16;
+			last |= q == n;
+		}
 		q = n;
-		cm |= _mm_movemask_epi8(cmv) != 0;
 	}
 #endif
 	for (; q < n; q++) {

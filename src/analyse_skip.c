@@ -43,39 +43,6 @@ const char *const *jh_allocator_names(size_t *n)
 	return skip_names;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static const char **sorted_names;
-static size_t nsorted;
-
-static void build_sorted(void)
-{
-	size_t n = JH_ARRAY_SIZE(skip_names);
-	sorted_names = xmalloc(jh_st_mult(2 * n, sizeof(*sorted_names)));
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(skip_names[i]);
-		char *u = xmalloc(len + 2);
-		u[0] = '_';
-		memcpy(u + 1, skip_names[i], len + 1);
-		sorted_names[2 * i] = skip_names[i];
-		sorted_names[2 * i + 1] = u; /* Mach-O prefix, as jeprof */
-	}
-	nsorted = 2 * n;
-	jh_qsort(sorted_names, nsorted, sizeof(*sorted_names), cmp_str);
-}
-
-int jh_is_allocator_name(const char *shortname)
-{
-	if (!sorted_names)
-		build_sorted(); /* single-threaded analysis; lives until exit */
-	if (bsearch(&shortname, sorted_names, nsorted, sizeof(*sorted_names), cmp_str))
-		return 1;
-	return strstr(shortname, "TCMalloc") || !strncmp(shortname, "tcmalloc::", 10);
-}
-
 /*
  * jh_may_be_allocator_name: the allocator test without the short name.
  *
@@ -184,6 +151,29 @@ static void build_trie(void)
 	for (unsigned i = 0; i < 2; i++)
 		for (size_t k = 2; k < strlen(tc_pat[i]); k++)
 			pair_set((unsigned char)tc_pat[i][k - 2], (unsigned char)tc_pat[i][k - 1]);
+}
+
+/* Whether s[0..n) is a listed name or '_' and one (Mach-O prefix, as
+ * jeprof): the trie walked from its end. */
+static int listed(const char *s, size_t n)
+{
+	size_t node = 0;
+	for (size_t p = n; p-- > 0;) {
+		size_t c = tr_cls[(unsigned char)s[p]];
+		if (!c || !(node = tr_next[node * tr_ncls + c]))
+			return 0;
+		if (tr_end[node] && (p == 0 || (p == 1 && s[0] == '_')))
+			return 1;
+	}
+	return 0;
+}
+
+int jh_is_allocator_name(const char *shortname)
+{
+	if (!tr_next)
+		build_trie(); /* single-threaded analysis; lives until exit */
+	return listed(shortname, strlen(shortname)) || strstr(shortname, "TCMalloc") ||
+	       !strncmp(shortname, "tcmalloc::", 10);
 }
 
 struct prescan {

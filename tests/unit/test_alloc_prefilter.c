@@ -172,11 +172,58 @@ static void test_random(void **state)
 	jh_sb_release(&sb);
 }
 
+/* jh_is_allocator_name against a plain reading of its rule: a listed name,
+ * '_' and one, or "TCMalloc" inside, or "tcmalloc::" first. */
+static int is_allocator_ref(const char *s, const char *const *names, size_t nnames)
+{
+	for (size_t i = 0; i < nnames; i++)
+		if (!strcmp(s, names[i]) || (s[0] == '_' && !strcmp(s + 1, names[i])))
+			return 1;
+	return strstr(s, "TCMalloc") || !strncmp(s, "tcmalloc::", 10);
+}
+
+static void test_is_allocator_name(void **state)
+{
+	(void)state;
+	size_t nnames;
+	const char *const *names = jh_allocator_names(&nnames);
+	static const char *const around[] = {"", "", "_", "__", "x", ":", " ", "::", "a_", "t"};
+	struct jh_sb sb, full;
+	jh_sb_init(&sb);
+	jh_sb_init(&full);
+	srand48(3);
+	size_t yes = 0;
+	for (long i = 0; i < 200000; i++) {
+		jh_sb_reset(&sb);
+		if (i % 2) { /* a listed name, perhaps cut or with more around it */
+			const char *name = pick(names, nnames);
+			size_t n = strlen(name), a = lrand48() % 4 ? 0 : (size_t)lrand48() % (n + 1);
+			size_t b = lrand48() % 4 ? n : a + (size_t)lrand48() % (n - a + 1);
+			jh_sb_adds(&sb, pick(around, JH_ARRAY_SIZE(around)));
+			jh_sb_add(&sb, name + a, b - a);
+			jh_sb_adds(&sb, pick(around, JH_ARRAY_SIZE(around)));
+		} else { /* the short name of a random one */
+			jh_sb_reset(&full);
+			random_name(&full, names, nnames);
+			jh_short_function_name(&sb, full.buf);
+		}
+		int want = is_allocator_ref(sb.buf, names, nnames);
+		if (jh_is_allocator_name(sb.buf) != want)
+			print_error("jh_is_allocator_name('%s') != %d\n", sb.buf, want);
+		assert_int_equal(jh_is_allocator_name(sb.buf), want);
+		yes += (size_t)want;
+	}
+	assert_true(yes > 20000);
+	jh_sb_release(&sb);
+	jh_sb_release(&full);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixed),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_is_allocator_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,8 +29,6 @@ static const char unk[] = "??"; /* short name of an unknown function (not intern
 enum {
 	FM_HEX_DONE = 1,
 	FM_HEX = 2,
-	FM_ALLOC_DONE = 4,
-	FM_ALLOC = 8,
 	FM_RUN_DONE = 16, /* jh_is_callback_run of its key's short name */
 	FM_RUN = 32,
 };
@@ -196,68 +194,63 @@ static void prefetch_memo(const struct jh_graph_priv *gp, const struct jh_model 
 		__builtin_prefetch(&gp->fm[k]);
 }
 
-/* Whether memo fm's function is an allocator entry point: its short name
- * is made without interning it unless the keys will need it, and not at
- * all when the prefilter rules it out (most names). */
-static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm)
+/* Whether memo fm's function func is an allocator entry point. With the
+ * keys to come (keep_shorts), its short name is made and kept; else only
+ * when the prefilter lets it through (2 names in 49k on the bench file),
+ * and not interned, without reading the memo at all. */
+static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm, const char *func)
 {
-	if (!(fm->flags & FM_ALLOC_DONE)) {
-		if (!fm->shrt && !gp->keep_shorts && !jh_may_be_allocator_name(fm->func)) {
-			fm->flags |= FM_ALLOC_DONE;
-			return 0;
-		}
-		if (!fm->shrt && gp->keep_shorts)
-			fm->shrt = jh_namer_short(&gp->namer, fm->func);
-		const char *shrt = fm->shrt;
-		if (!shrt) {
-			jh_sb_reset(&gp->sb2);
-			jh_short_function_name(&gp->sb2, fm->func);
-			shrt = gp->sb2.buf;
-		}
-		fm->flags |= FM_ALLOC_DONE | (jh_is_allocator_name(shrt) ? FM_ALLOC : 0);
+	if (gp->keep_shorts) {
+		if (!fm->shrt)
+			fm->shrt = jh_namer_short(&gp->namer, func);
+		return jh_is_allocator_name(fm->shrt);
 	}
-	return fm->flags & FM_ALLOC;
-}
-
-/* The memo of location l's outermost frame, UINT32_MAX if none. */
-static uint32_t outer_memo(const struct jh_graph_priv *gp, const struct jh_location *l)
-{
-	return l->nframes ? gp->fid[l->first] : UINT32_MAX;
+	if (!jh_may_be_allocator_name(func))
+		return 0;
+	jh_sb_reset(&gp->sb2);
+	jh_short_function_name(&gp->sb2, func);
+	return jh_is_allocator_name(gp->sb2.buf);
 }
 
 /*
  * The allocator test of every location (removed with its callees, §6.6):
- * the memos to test, in the order their locations come, then the tests
- * (each reads a name somewhere in memory: prefetched well ahead), then the
- * locations' flags from a byte per memo (add_stack asks in stack order,
- * all over memory).
+ * the memos to test, in the order their locations come, with their names
+ * (from the frames, read in order: no memo is read for it), then the
+ * tests (each reads a name somewhere in memory: prefetched well ahead),
+ * then the locations' flags from a byte per memo (add_stack asks in
+ * stack order, all over memory).
  */
 static void mark_skips(struct jh_graph_priv *gp, const struct jh_model *m)
 {
 	enum { ASKED = 1, ALLOC = 2 };
+	struct ask {
+		const char *func;
+		uint32_t memo;
+	} *todo = NULL;
 	uint8_t *st = xcalloc(gp->nfm ? gp->nfm : 1, 1);
-	uint32_t *todo = NULL;
 	size_t ntodo = 0, alloc = 0;
 	for (size_t i = 0; i < m->nlocs; i++) {
-		uint32_t k = outer_memo(gp, &m->locs[i]);
-		if (m->locs[i].allocator || k == UINT32_MAX || st[k])
+		const struct jh_location *l = &m->locs[i];
+		uint32_t k = l->nframes ? gp->fid[l->first] : UINT32_MAX;
+		if (l->allocator || k == UINT32_MAX || st[k])
 			continue;
 		st[k] = ASKED;
 		JH_GROW(todo, ntodo + 1, alloc);
-		todo[ntodo++] = k;
+		todo[ntodo++] = (struct ask){m->frames.items[l->first].func, k};
 	}
 	for (size_t j = 0; j < ntodo; j++) {
-		if (j + 16 < ntodo)
-			__builtin_prefetch(&gp->fm[todo[j + 16]]);
+		if (j + 16 < ntodo && gp->keep_shorts)
+			__builtin_prefetch(&gp->fm[todo[j + 16].memo]);
 		if (j + 8 < ntodo) /* its name, to be read */
 			for (int x = 0; x < 4; x++)
-				__builtin_prefetch(gp->fm[todo[j + 8]].func + 64 * x);
-		if (memo_alloc(gp, &gp->fm[todo[j]]))
-			st[todo[j]] = ALLOC;
+				__builtin_prefetch(todo[j + 8].func + 64 * x);
+		if (memo_alloc(gp, &gp->fm[todo[j].memo], todo[j].func))
+			st[todo[j].memo] = ALLOC;
 	}
 	for (size_t i = 0; i < m->nlocs; i++) {
-		uint32_t k = outer_memo(gp, &m->locs[i]);
-		gp->lflags[i] = m->locs[i].allocator || (k != UINT32_MAX && st[k] == ALLOC) ? LF_SKIP : 0;
+		const struct jh_location *l = &m->locs[i];
+		uint32_t k = l->nframes ? gp->fid[l->first] : UINT32_MAX;
+		gp->lflags[i] = l->allocator || (k != UINT32_MAX && st[k] == ALLOC) ? LF_SKIP : 0;
 	}
 	free(todo);
 	free(st);

@@ -207,18 +207,22 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 	int unused = 0;
 	n = strip_groups(buf, tmp, m, '<', '>', 0, &unused);
 	/* s/^.*\s+(\w+::)/$1/: keep from the last word that follows a
-	 * whitespace character and is followed by "::". */
+	 * whitespace character and is followed by "::" (looked for from the
+	 * end: the first found is the last; whitespace is <= ' ') */
 	size_t start = 0;
-	for (size_t r = 1; r < n; r++) {
-		if (!is_space(buf[r - 1]) || !is_word(buf[r]))
+	for (size_t r = n; r-- > 1;) {
+		if ((unsigned char)buf[r - 1] > ' ' || !is_space(buf[r - 1]) || !is_word(buf[r]))
 			continue;
 		size_t q = r;
 		while (q < n && is_word(buf[q]))
 			q++;
-		if (q + 1 < n && buf[q] == ':' && buf[q + 1] == ':')
+		if (q + 1 < n && buf[q] == ':' && buf[q + 1] == ':') {
 			start = r;
+			break;
+		}
 	}
-	memmove(buf, buf + start, n - start);
+	if (start)
+		memmove(buf, buf + start, n - start);
 	out->len = at + n - start;
 	out->buf[out->len] = 0;
 }

@@ -59,8 +59,8 @@ const char *const *jh_allocator_names(size_t *n)
  * with ')' or the 't' of a "const" it ate. Hence:
  *  (a) S's last piece ends at F's end or right before an '(' or '<' of F;
  *  (b) every other piece starts right after F's ')' or '>', or after a 't'
- *      that ends "const" in F, or "cons", "con", ... and a group
- *      (region_end);
+ *      that ends "const" in F or, if const_made, ends "const" with a ')'
+ *      or 't' of F in place of one of its other characters (region_end);
  *  (c) S's first character is F's first, or follows whitespace (the last
  *      one the final step deleted) or what (b) says (start_ok).
  * A listed name N (or "_" N) has no brackets. If S is one, S's last piece
@@ -91,7 +91,8 @@ static const char *const tc_pat[2] = {"TCMalloc", "tcmalloc::"};
 static uint32_t tc_last[256];
 
 /* Bit b of tr_pair[a][b / 8]: an '(' or '<' after "ab" may pass
- * open_may_match (its first steps, for the whole name at once). */
+ * open_may_match (its first steps, made once for all names: a clear bit
+ * means open_may_match would say 0 there). */
 static uint8_t tr_pair[256][32];
 
 static void pair_set(unsigned a, unsigned b)

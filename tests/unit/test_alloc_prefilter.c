@@ -102,12 +102,18 @@ static const char *const suffixes[] = {
 	"Malloc", "malloc::", "(tcmalloc::x)",
 };
 
+/* 100 harmless characters. */
+static const char pad[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+			  "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+
 /* A listed name (or a TCMalloc one) cut into pieces with groups and junk
  * between them, a prefix and a suffix. */
 static void random_name(struct jh_sb *out, const char *const *names, size_t nnames)
 {
 	static const char *const tc[] = {"TCMalloc", "tcmalloc::", "tcmalloc::x", "xTCMallocy"};
 	const char *name = lrand48() % 8 ? pick(names, nnames) : pick(tc, JH_ARRAY_SIZE(tc));
+	if (lrand48() % 2) /* a group that vanishes: the rest moves across the scan's blocks */
+		jh_sb_addf(out, "(%.*s)", (int)(lrand48() % 100), pad);
 	jh_sb_adds(out, pick(prefixes, JH_ARRAY_SIZE(prefixes)));
 	if (lrand48() % 4 == 0)
 		jh_sb_addc(out, '_');
@@ -124,6 +130,8 @@ static void random_name(struct jh_sb *out, const char *const *names, size_t nnam
 	}
 	for (long k = lrand48() % 3; k > 0; k--)
 		jh_sb_adds(out, pick(suffixes, JH_ARRAY_SIZE(suffixes)));
+	if (lrand48() % 2)
+		jh_sb_addf(out, "<%.*s>", (int)(lrand48() % 100), pad);
 }
 
 /* Token soup: brackets, "const" parts, name parts and whitespace. */

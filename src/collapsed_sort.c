@@ -118,10 +118,15 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 		memcpy(v, e->s + at, 16);
 		return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 	}
-	unsigned __int128 v = 0;
-	for (size_t i = 0; i < 16; i++)
-		v = v << 8 | (at + i < m ? text_byte(e->s, len, inl, at + i) : 0);
-	return v;
+	/* the name's last bytes, then at most "[inline];" */
+	unsigned char b[16] = {0};
+	size_t i = len > at ? len - at : 0;
+	memcpy(b, e->s + at, i);
+	for (; i < 16 && at + i < m; i++)
+		b[i] = text_byte(e->s, len, inl, at + i);
+	uint64_t v[2];
+	memcpy(v, b, 16);
+	return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 }
 
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)

@@ -283,6 +283,15 @@ char *jh_arena_strndup(struct jh_arena *a, const char *s, size_t n)
 	return p;
 }
 
+char *jh_arena_name(struct jh_arena *a, const char *s, size_t n)
+{
+	char *p = (char *)jh_arena_alloc(a, JH_NAME_PAD + n + 1) + JH_NAME_PAD;
+	memcpy(p - JH_NAME_PAD, JH_NAME_PREFIX, JH_NAME_PAD);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
 void jh_arena_release(struct jh_arena *a)
 {
 	struct jh_arena_block *b = a->head;
@@ -385,7 +394,7 @@ const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n)
 	size_t j = intern_slot(t, s, n, h);
 	if (t->slots[j])
 		return t->slots[j];
-	return intern_add(t, j, jh_arena_strndup(&t->arena, s, n), h);
+	return intern_add(t, j, jh_arena_name(&t->arena, s, n), h);
 }
 
 const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h)

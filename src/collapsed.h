@@ -7,49 +7,64 @@
 
 #include <sys/uio.h>
 
-/* A string and its length (without the ';' that follows it). */
+/*
+ * An element of a line: a frame's name s[0..len), and whether "[inline]"
+ * follows it. Its text, as lines are ordered, is the name, "[inline]" when
+ * inl, then ';'. Every element's s is preceded by JH_NAME_PREFIX (names of
+ * the model, see jh_intern, or copies made so), so that the pieces written
+ * are the elements with their separators before them: "name" first in a
+ * line, then ";name" or "[inline];name" (after an inline element); a line
+ * that ends with an inline element gets "[inline]" before its count.
+ */
 struct jh_coll_str {
 	const char *s;
 	size_t len;
+	int inl;
 };
 
 /*
- * A line is its locations' elements (frame names), root first, each
- * followed by ';' but the last, which is followed by the count piece.
- * Every element is a piece (the name and its ';', held once per distinct
- * string), so that a line is written with writev. The elements of
- * location l are [eoff[l], eoff[l + 1]), each known by the rank of its
- * string; rstr holds the string of each rank.
+ * A line is its locations' elements, root first. The elements of location l
+ * are [eoff[l], eoff[l + 1]), each known by the rank of its text; rstr
+ * holds the element of each rank.
  *
- * write_direct reads the pieces from records (made by it, in memory the
+ * write_direct reads the elements from records (made by it, in memory the
  * sort is done with: only it needs them, and memory first touched is
- * costly): a location's pieces packed (the string's address << 16 | its
- * length with the ';'; zero after the last), or, when they do not fit (more
- * than four, long names), in ovf: then the record is {(index in ovf + 1)
- * << 16, count}.
+ * costly): a location's pieces packed (address << 16 | length + 1, zero
+ * after the last), each with its separator but the first (that one
+ * depends on the line), whose bit 15 says whether the location's last
+ * element is inline; or, when they do not fit (more than four, long
+ * names), the elements in ovf: then the record is {(index in ovf + 1) <<
+ * 16, count}.
  */
 #define JH_COLL_INREC 4
 struct jh_coll {
 	const struct jh_graph *g;
 	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
 	                     * at least one for a used location */
-	uint32_t *rk;       /* per element: byte order of its "name;" among all
-	                     * (equal strings, equal ranks) */
+	uint32_t *rk;       /* per element: byte order of its text among all
+	                     * (equal texts, equal ranks) */
 	uint32_t nranks;
 	struct jh_coll_str *rstr; /* per rank */
 	char *counts;       /* per stack: " count\n" or " before after\n" */
 	size_t *coff;       /* per stack, nstacks + 1 */
 	void *scratch;      /* for ranking, sorting, then rec (jh_coll_scratch) */
 	void *scratch_block; /* where it is */
-	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its pieces (aligned) */
-	struct iovec *ovf;
+	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its elements (aligned) */
+	struct jh_coll_str *ovf;
 };
 
-/* Piece j of location l (j below its element count). */
-static inline struct iovec jh_coll_piece(const struct jh_coll *c, uint32_t l, uint32_t j)
+/* Element j of location l (j below its element count). */
+static inline const struct jh_coll_str *jh_coll_elem(const struct jh_coll *c, uint32_t l,
+						      uint32_t j)
 {
-	const struct jh_coll_str *t = &c->rstr[c->rk[c->eoff[l] + j]];
-	return (struct iovec){(void *)(uintptr_t)t->s, t->len + 1};
+	return &c->rstr[c->rk[c->eoff[l] + j]];
+}
+
+/* The length of the separator before an element that follows one whose
+ * inl is inl ("[inline];" or ";"). */
+static inline size_t jh_coll_sep(int inl)
+{
+	return inl ? JH_NAME_PAD : 1;
 }
 
 /*
@@ -59,8 +74,8 @@ static inline struct iovec jh_coll_piece(const struct jh_coll *c, uint32_t l, ui
  */
 size_t jh_coll_scratch(size_t nel, size_t nstacks);
 
-/* Ranks el[0..n) by the bytes of "s;" (s[len] is ';'; equal strings share
- * a rank); *nranks: the number of ranks. Caller frees. */
+/* Ranks el[0..n) by their texts (equal texts share a rank); *nranks: the
+ * number of ranks. Caller frees. */
 uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks, void *scratch);
 
 /* The stacks of c->g in line order. Caller frees. */

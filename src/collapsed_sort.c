@@ -68,7 +68,16 @@
 
 /* ---- ranks of the element strings ---- */
 
-/* A string to rank: bytes [16 * depth, 16 * depth + 16) of its "s;" as a
+/* Byte i of the text of the element with name s[0..len) and inl, below
+ * len + 8 * inl + 1 (its length: the name, "[inline]" when inl, ';'). */
+static inline unsigned char text_byte(const char *s, size_t len, int inl, size_t i)
+{
+	if (i < len)
+		return (unsigned char)s[i];
+	return inl && i - len < 8 ? (unsigned char)"[inline]"[i - len] : ';';
+}
+
+/* A text to rank: bytes [16 * depth, 16 * depth + 16) of it as a
  * big-endian number (zeros past the ';'), the chunk sorted on. 32 bytes
  * (the keys and their scratch are one of the largest arrays of
  * --collapsed, see jh_coll_scratch). */
@@ -76,29 +85,48 @@ struct rkey {
 	unsigned __int128 k;
 	const char *s;
 	uint32_t el;
-	uint32_t m; /* length with the ';', UINT32_MAX: that of el (32 bytes a key) */
+	uint32_t m; /* inl << 31 | the text's length; UINT32_MAX: see el */
 };
 
-/* Its length with the ';'. */
+/* Its name's length and inl. */
+static size_t rkey_name(const struct jh_coll_str *el, const struct rkey *e, int *inl)
+{
+	if (e->m == UINT32_MAX) {
+		*inl = el[e->el].inl != 0;
+		return el[e->el].len;
+	}
+	*inl = (int)(e->m >> 31);
+	return (e->m & 0x7fffffff) - 1 - 8 * (size_t)*inl;
+}
+
+/* Its text's length. */
 static size_t rkey_len(const struct jh_coll_str *el, const struct rkey *e)
 {
-	return e->m != UINT32_MAX ? e->m : el[e->el].len + 1;
+	int inl;
+	size_t len = rkey_name(el, e, &inl);
+	return len + 8 * (size_t)inl + 1;
 }
 
 static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *e, size_t depth)
 {
-	size_t m = rkey_len(el, e), at = depth * 16;
+	int inl;
+	size_t len = rkey_name(el, e, &inl), m = len + 8 * (size_t)inl + 1, at = depth * 16;
 	if (at >= m)
 		return 0;
-	if (m - at >= 16) {
+	if (len >= at + 16) {
 		uint64_t v[2];
 		memcpy(v, e->s + at, 16);
 		return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 	}
-	unsigned __int128 v = 0;
-	for (size_t i = 0; i < 16; i++)
-		v = v << 8 | (at + i < m ? (unsigned char)e->s[at + i] : 0);
-	return v;
+	/* the name's last bytes, then at most "[inline];" */
+	unsigned char b[16] = {0};
+	size_t i = len > at ? len - at : 0;
+	memcpy(b, e->s + at, i);
+	for (; i < 16 && at + i < m; i++)
+		b[i] = text_byte(e->s, len, inl, at + i);
+	uint64_t v[2];
+	memcpy(v, b, 16);
+	return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 }
 
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)
@@ -112,7 +140,7 @@ struct rtask {
 
 /*
  * Most significant chunk first: a range sorted on its chunk splits into
- * runs of equal chunks; a run of one string, or of strings that end in it
+ * runs of equal chunks; a run of one text, or of texts that end in it
  * (';' is only at their end, so they are equal), takes the next rank, the
  * others are sorted on the next chunk. Ranges are done in order (a stack of
  * tasks, each range's runs pushed last first), so ranks come in order.
@@ -122,8 +150,10 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 	struct rkey *k = scratch, *tmp = k + n;
 	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
 	for (size_t i = 0; i < n; i++) {
+		size_t m = el[i].len + (el[i].inl ? 9 : 1);
 		k[i] = (struct rkey){0, el[i].s, (uint32_t)i,
-				     el[i].len + 1 < UINT32_MAX ? (uint32_t)(el[i].len + 1) : UINT32_MAX};
+				     el[i].len < 0x7fffff00 ? (uint32_t)(el[i].inl != 0) << 31 | (uint32_t)m
+							    : UINT32_MAX};
 		k[i].k = chunk(el, &k[i], 0);
 	}
 	struct rtask *st = NULL;
@@ -248,18 +278,28 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 		uint32_t ex = walk_next(&a, &la), ey = walk_next(&b, &lb);
 		if (ex == UINT32_MAX || ey == UINT32_MAX) /* a stack emptied by allocator removal (rare) */
 			return cmp_lines(c, sa, sb);
-		if (!la && !lb && c->rk[ex] != c->rk[ey]) /* "x;" and "y;" differ */
+		if (!la && !lb && c->rk[ex] != c->rk[ey]) /* the texts differ */
 			return c->rk[ex] < c->rk[ey] ? -1 : 1;
-		struct iovec x = jh_coll_piece(c, a.l, ex - a.ebeg), y = jh_coll_piece(c, b.l, ey - b.ebeg);
-		size_t xl = x.iov_len - 1, yl = y.iov_len - 1, n = xl < yl ? xl : yl;
-		const char *xs = x.iov_base, *ys = y.iov_base;
-		if (xs != ys) {
-			int r = memcmp(xs, ys, n);
+		const struct jh_coll_str *x = jh_coll_elem(c, a.l, ex - a.ebeg);
+		const struct jh_coll_str *y = jh_coll_elem(c, b.l, ey - b.ebeg);
+		/* their texts but the ';' */
+		size_t xl = x->len + 8 * (size_t)(x->inl != 0), yl = y->len + 8 * (size_t)(y->inl != 0);
+		size_t n = xl < yl ? xl : yl, same = x->len < y->len ? x->len : y->len;
+		if (same > n)
+			same = n;
+		if (x->s != y->s) {
+			int r = memcmp(x->s, y->s, same);
 			if (r)
 				return r;
 		}
-		unsigned char cx = xl > n ? (unsigned char)xs[n] : (la ? ' ' : ';');
-		unsigned char cy = yl > n ? (unsigned char)ys[n] : (lb ? ' ' : ';');
+		for (size_t i = same; i < n; i++) {
+			unsigned char bx = text_byte(x->s, x->len, x->inl, i);
+			unsigned char by = text_byte(y->s, y->len, y->inl, i);
+			if (bx != by)
+				return bx < by ? -1 : 1;
+		}
+		unsigned char cx = xl > n ? text_byte(x->s, x->len, x->inl, n) : (la ? ' ' : ';');
+		unsigned char cy = yl > n ? text_byte(y->s, y->len, y->inl, n) : (lb ? ' ' : ';');
 		if (cx != cy)
 			return cx < cy ? -1 : 1;
 		if (xl != yl) /* a last name's ' ' met a ' ' in the other's (rare): */

@@ -249,20 +249,28 @@ const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc)
  * Symbol names (whole lines, or with split_symbols their parts) are stored
  * once per distinct string: call sites of one function usually carry the
  * same names. sym_index holds slot pairs (hash, string pointer), load
- * factor <= 1/2; each stored string is preceded by its sym_head, so a probe
+ * factor <= 1/2; each stored string is preceded by its sym_head and
+ * JH_NAME_PREFIX (the model interns the strings without a copy), so a probe
  * reads the slot and the string, nothing else.
  */
 struct sym_head {
 	uint32_t id, len; /* index in sym_parts, strlen */
 	uint64_t hash;    /* jh_hash_str */
 };
+#define SYM_HEAD_AT (sizeof(struct sym_head) + JH_NAME_PAD) /* before the string */
+
+static struct sym_head sym_head(const char *x)
+{
+	struct sym_head hd;
+	memcpy(&hd, x - SYM_HEAD_AT, sizeof(hd));
+	return hd;
+}
 
 const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t *len,
 				uint64_t *hash)
 {
 	const char *x = p->sym_parts[id];
-	struct sym_head hd;
-	memcpy(&hd, x - sizeof(hd), sizeof(hd));
+	struct sym_head hd = sym_head(x);
 	*len = hd.len;
 	*hash = hd.hash;
 	return x;
@@ -326,7 +334,7 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 		if (p->sym_index[2 * j] != h)
 			continue;
 		const char *x = (const char *)(uintptr_t)p->sym_index[2 * j + 1];
-		memcpy(&hd, x - sizeof(hd), sizeof(hd));
+		hd = sym_head(x);
 		if (hd.len == n && !memcmp(x, s, n))
 			return hd.id;
 	}
@@ -334,9 +342,10 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 		fprintf(stderr, "jeheap: too many symbol names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	char *x = (char *)jh_arena_alloc(&p->sym_arena, sizeof(hd) + n + 1) + sizeof(hd);
+	char *x = (char *)jh_arena_alloc(&p->sym_arena, SYM_HEAD_AT + n + 1) + SYM_HEAD_AT;
 	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
-	memcpy(x - sizeof(hd), &hd, sizeof(hd));
+	memcpy(x - SYM_HEAD_AT, &hd, sizeof(hd));
+	memcpy(x - JH_NAME_PAD, JH_NAME_PREFIX, JH_NAME_PAD);
 	memcpy(x, s, n);
 	x[n] = 0;
 	JH_GROW(p->sym_parts, p->nsym_parts + 1, p->sym_parts_alloc);
@@ -436,8 +445,8 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 		if (!slot[1] || slot[0] != b->parts[k].h)
 			continue;
 		/* the whole string: it is compared byte by byte */
-		const char *x = (const char *)(uintptr_t)slot[1] - sizeof(struct sym_head);
-		for (size_t o = 0; o < sizeof(struct sym_head) + b->parts[k].n; o += 64)
+		const char *x = (const char *)(uintptr_t)slot[1] - SYM_HEAD_AT;
+		for (size_t o = 0; o < SYM_HEAD_AT + b->parts[k].n; o += 64)
 			__builtin_prefetch(x + o);
 	}
 	const struct jh_sympart *part = b->parts;

@@ -10,10 +10,10 @@
  * difffolded.pl writes them, instead of jeprof's signed difference.
  *
  * The lines are never built all at once (they can be several times the size
- * of the input): each location's frame names are pieces ("name;", the
- * string held once per distinct name), a line is the pieces of its
- * locations, written with writev where it can (collapsed_sort.c orders the
- * lines).
+ * of the input): a line is the pieces of its locations' frame names, each
+ * with the separator before it (";name", "[inline];name"), taken from where
+ * the model holds the name (see struct jh_coll_str), written with writev
+ * where it can (collapsed_sort.c orders the lines).
  */
 #include "collapsed.h"
 
@@ -26,9 +26,9 @@
 #include <sys/stat.h>
 
 /*
- * The distinct elements (frame names) with their strings, made once per
- * (name, inline or not) for named frames and once per location for the
- * others; locations list them by index.
+ * The distinct elements (frame names), made once per (name, inline or not)
+ * for named frames and once per location for the others; locations list
+ * them by index.
  */
 struct elcache {
 	uint32_t *idx[2];         /* per function id (jh_graph_func_id): index in
@@ -38,40 +38,44 @@ struct elcache {
 	struct jh_arena *strs;
 };
 
-static uint32_t new_elem(struct elcache *ec, const char *s, size_t n)
+static uint32_t new_elem(struct elcache *ec, const char *s, size_t n, int inl)
 {
 	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
-	ec->el[ec->nel] = (struct jh_coll_str){s, n};
+	ec->el[ec->nel] = (struct jh_coll_str){s, n, inl};
 	return (uint32_t)ec->nel++;
 }
 
-/* The element of frame f (named, function id fid): its string is made
- * later (make_names), {NULL, f << 1 | inl} until then. */
+/* The element of frame f (named, function id fid): its name is taken
+ * later (make_names), {NULL, f, inl} until then. */
 static uint32_t frame_elem(struct elcache *ec, uint32_t f, uint32_t fid, int inl)
 {
 	uint32_t *v = &ec->idx[inl][fid];
 	if (!*v)
-		*v = new_elem(ec, NULL, (size_t)f << 1 | (size_t)inl) + 1;
+		*v = new_elem(ec, NULL, f, inl) + 1;
 	return *v - 1;
 }
 
-/* Makes the strings of the named frames' elements, in the order they were
- * first seen (their names, interned in that order, are read ahead). */
+/* The names of the named frames' elements, in the order they were first
+ * seen (their names, interned in that order, are read ahead): the model's
+ * strings themselves (see struct jh_coll_str), or copies made safe. */
 static void make_names(struct elcache *ec, const struct jh_model *m)
 {
 	for (size_t k = 0; k < ec->nel; k++) {
 		if (k + 8 < ec->nel && !ec->el[k + 8].s)
 			for (int j = 0; j < 4; j++)
-				__builtin_prefetch(m->frames.items[ec->el[k + 8].len >> 1].func + 64 * j);
+				__builtin_prefetch(m->frames.items[ec->el[k + 8].len].func + 64 * j);
 		struct jh_coll_str *e = &ec->el[k];
 		if (e->s)
 			continue;
-		const char *func = m->frames.items[e->len >> 1].func;
+		const char *func = m->frames.items[e->len].func;
 		size_t n = strlen(func);
-		char *s = jh_arena_alloc(ec->strs, n + 9);
-		n = jh_collapsed_frame_to(s, func, n, (int)(e->len & 1));
-		s[n] = ';'; /* see struct jh_coll */
-		*e = (struct jh_coll_str){s, n};
+		if (strpbrk(func, ";\n\r")) {
+			char *s = jh_arena_name(ec->strs, func, n);
+			jh_collapsed_frame_to(s, func, n, 0);
+			func = s;
+		}
+		e->s = func;
+		e->len = n;
 	}
 }
 
@@ -94,21 +98,24 @@ static void build_records(struct jh_coll *c)
 		int fits = ne <= JH_COLL_INREC;
 		for (uint32_t j = 0; j < ne && fits; j++) {
 			const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
-			fits = t->len + 1 < 0xffff && (uintptr_t)t->s >> 48 == 0;
+			fits = t->len + JH_NAME_PAD + 1 <= 0x7fff && (uintptr_t)t->s >> 48 == 0;
 		}
 		memset(r, 0, sizeof(*c->rec));
 		if (fits) {
+			size_t sep = 0; /* the first one's is the line's */
 			for (uint32_t j = 0; j < ne; j++) {
 				const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
-				r[j] = (uint64_t)(uintptr_t)t->s << 16 | (t->len + 1);
+				r[j] = (uint64_t)(uintptr_t)(t->s - sep) << 16 | (t->len + sep + 1);
+				sep = jh_coll_sep(t->inl);
 			}
+			r[0] |= (uint64_t)(sep == JH_NAME_PAD) << 15;
 			continue;
 		}
 		JH_GROW(c->ovf, novf + ne, alloc);
 		r[0] = (uint64_t)(novf + 1) << 16;
 		r[1] = ne;
 		for (uint32_t j = 0; j < ne; j++)
-			c->ovf[novf++] = jh_coll_piece(c, (uint32_t)l, j);
+			c->ovf[novf++] = *jh_coll_elem(c, (uint32_t)l, j);
 	}
 }
 
@@ -154,13 +161,19 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 		}
 		jh_sb_reset(&sb);
 		jh_collapsed_name(&sb, m, loc);
-		/* jh_collapsed_name joins a location's frames with ';' and
-		 * names never contain one */
-		jh_sb_addc(&sb, ';');
-		const char *p = jh_arena_strndup(strs, sb.buf, sb.len), *e;
-		for (; (e = strchr(p, ';')); p = e + 1) {
+		/* jh_collapsed_name joins a location's frames with ';' (names
+		 * never contain one), their "[inline]" written */
+		const char *p = sb.buf, *end = sb.buf + sb.len;
+		for (;;) {
+			const char *e = memchr(p, ';', (size_t)(end - p));
+			if (!e)
+				e = end;
 			JH_GROW(el, nel + 1, alloc);
-			el[nel++] = new_elem(&ec, p, (size_t)(e - p));
+			el[nel++] = new_elem(&ec, jh_arena_name(strs, p, (size_t)(e - p)),
+					     (size_t)(e - p), 0);
+			if (e == end)
+				break;
+			p = e + 1;
 		}
 	}
 	c->eoff[m->nlocs] = (uint32_t)nel;
@@ -238,18 +251,24 @@ struct iovs {
 	struct iovec iov[NIOV];
 };
 
-/* Writes all gathered pieces but the last (a line's last name loses its
- * ';' when the line ends), which stays. */
+static const char inline_mark[] = "[inline]"; /* a line's last name's */
+
+/* Writes the gathered pieces. */
 static void iovs_flush(struct iovs *k)
 {
-	if (!k->n)
-		return;
-	size_t last = k->iov[k->n - 1].iov_len;
-	if (k->n > 1 && writev_all(k->fd, k->iov, k->n - 1, k->bytes - last))
+	if (k->n && writev_all(k->fd, k->iov, k->n, k->bytes))
 		k->err = 1;
-	k->iov[0] = k->iov[k->n - 1];
-	k->n = 1;
-	k->bytes = last;
+	k->n = 0;
+	k->bytes = 0;
+}
+
+/* Appends piece s[0..n). */
+static void iovs_put(struct iovs *k, const char *s, size_t n)
+{
+	if (k->n == NIOV)
+		iovs_flush(k);
+	k->iov[k->n++] = (struct iovec){(void *)(uintptr_t)s, n};
+	k->bytes += n;
 }
 
 /* Gathers stack's line (see jh_coll_line). */
@@ -257,7 +276,7 @@ static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t s
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	int any = 0;
+	size_t sep = 0;   /* the separator before the next element (none first) */
 	size_t bytes = 0; /* gathered since k->bytes */
 	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
 		const uint64_t *r = c->rec[locs[i]];
@@ -267,49 +286,44 @@ static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t s
 				bytes = 0;
 				iovs_flush(k);
 			}
-			/* all four unpacked (no branch on the count), the count kept */
+			/* all four unpacked (no branch on the count), the count kept;
+			 * the elements but the first have their separators */
 			struct iovec *v = k->iov + k->n;
-			int n = 0;
-#pragma GCC unroll 4
-			for (uint32_t j = 0; j < JH_COLL_INREC; j++) {
-				v[j].iov_base = (void *)(uintptr_t)(r[j] >> 16);
-				v[j].iov_len = r[j] & 0xffff;
-				bytes += r[j] & 0xffff;
-				n += r[j] != 0;
+			uint64_t x = r[0];
+			v[0].iov_base = (char *)(uintptr_t)(x >> 16) - sep;
+			v[0].iov_len = (x & 0x7fff) - 1 + sep;
+			bytes += v[0].iov_len;
+			sep = jh_coll_sep(x >> 15 & 1);
+			int n = 1;
+#pragma GCC unroll 3
+			for (uint32_t j = 1; j < JH_COLL_INREC; j++) {
+				x = r[j];
+				size_t len = (x & 0x7fff) - 1;
+				v[j].iov_base = (void *)(uintptr_t)(x >> 16);
+				v[j].iov_len = len;
+				bytes += x ? len : 0;
+				n += x != 0;
 			}
 			k->n += n;
-			any = 1;
 			continue;
 		}
-		const struct iovec *p = r[0] ? c->ovf + (r[0] >> 16) - 1 : NULL;
+		const struct jh_coll_str *p = r[0] ? c->ovf + (r[0] >> 16) - 1 : NULL;
 		uint32_t n = (uint32_t)r[1];
-		any |= n != 0;
-		while (n) {
+		for (uint32_t j = 0; j < n; j++) {
 			if (k->n == NIOV) {
 				k->bytes += bytes;
 				bytes = 0;
 				iovs_flush(k);
 			}
-			uint32_t m = n < (uint32_t)(NIOV - k->n) ? n : (uint32_t)(NIOV - k->n);
-			for (uint32_t j = 0; j < m; j++) {
-				k->iov[k->n + j] = p[j];
-				bytes += p[j].iov_len;
-			}
-			k->n += m;
-			p += m;
-			n -= m;
+			k->iov[k->n++] = (struct iovec){(char *)(uintptr_t)p[j].s - sep, p[j].len + sep};
+			bytes += p[j].len + sep;
+			sep = jh_coll_sep(p[j].inl);
 		}
 	}
-	if (any) { /* the last name without its ';' (never written yet) */
-		k->iov[k->n - 1].iov_len--;
-		bytes--;
-	}
 	k->bytes += bytes;
-	if (k->n == NIOV)
-		iovs_flush(k);
-	k->iov[k->n].iov_base = c->counts + c->coff[stack];
-	k->iov[k->n++].iov_len = c->coff[stack + 1] - c->coff[stack];
-	k->bytes += c->coff[stack + 1] - c->coff[stack];
+	if (sep == JH_NAME_PAD) /* the last element is inline */
+		iovs_put(k, inline_mark, 8);
+	iovs_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
 }
 
 /*
@@ -367,17 +381,17 @@ void jh_coll_line(const struct jh_coll *c, uint32_t stack, struct jh_coll_sink *
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	struct iovec pend = {NULL, 0};
+	size_t sep = 0;
 	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
 		uint32_t l = locs[i];
 		for (uint32_t e = 0; e < c->eoff[l + 1] - c->eoff[l]; e++) {
-			if (pend.iov_base)
-				jh_coll_put(k, pend.iov_base, pend.iov_len); /* with its ';' */
-			pend = jh_coll_piece(c, l, e);
+			const struct jh_coll_str *t = jh_coll_elem(c, l, e);
+			jh_coll_put(k, t->s - sep, t->len + sep);
+			sep = jh_coll_sep(t->inl);
 		}
 	}
-	if (pend.iov_base)
-		jh_coll_put(k, pend.iov_base, pend.iov_len - 1);
+	if (sep == JH_NAME_PAD)
+		jh_coll_put(k, inline_mark, 8);
 	jh_coll_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
 }
 

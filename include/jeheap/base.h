@@ -113,7 +113,15 @@ void jh_arena_release(struct jh_arena *a);
 
 /*
  * String interning: equal strings give the same pointer. Not thread-safe.
+ * Every string a jh_intern holds is preceded by the JH_NAME_PAD bytes of
+ * JH_NAME_PREFIX: --collapsed writes a name with the separator before it,
+ * "[inline];name" or ";name", straight from where it is held.
  */
+#define JH_NAME_PREFIX "[inline];"
+#define JH_NAME_PAD 9
+/* A copy of s[0..n), NUL-terminated, after JH_NAME_PREFIX, in a. */
+char *jh_arena_name(struct jh_arena *a, const char *s, size_t n);
+
 struct jh_intern {
 	struct jh_arena arena;
 	const char **slots;
@@ -124,9 +132,10 @@ void jh_intern_init(struct jh_intern *t);
 void jh_intern_release(struct jh_intern *t);
 const char *jh_intern(struct jh_intern *t, const char *s);
 const char *jh_intern_n(struct jh_intern *t, const char *s, size_t n);
-/* jh_intern_n without a copy: s[0..n) (NUL-terminated, h = jh_hash_str(s,
- * n)) itself becomes the interned string if none is equal, so it must live
- * as long as t: memory of an arena handed over with jh_intern_keep. */
+/* jh_intern_n without a copy: s[0..n) (NUL-terminated, after
+ * JH_NAME_PREFIX, h = jh_hash_str(s, n)) itself becomes the interned
+ * string if none is equal, so it must live as long as t: memory of an
+ * arena handed over with jh_intern_keep. */
 const char *jh_intern_nocopy(struct jh_intern *t, const char *s, size_t n, uint64_t h);
 /* Moves every block of a into t's arena (a is left empty). */
 void jh_intern_keep(struct jh_intern *t, struct jh_arena *a);

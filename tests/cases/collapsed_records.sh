@@ -3,9 +3,9 @@
 # four frames, a name of 64 KiB and more), ';' in a name, a location whose
 # frames begin another's, a line's last name followed by ' ' where another
 # line's name has a ' ', and a stack emptied by allocator removal; and
-# the boundaries of a record: exactly four and five frames, names whose
-# piece ("name;", 16 bits of length in a record) is 0xfffd to 0x10001
-# bytes, plain and inline: the
+# the boundaries of a record: exactly four and five frames, names of
+# 0x7ffc to 0x8000 bytes (15 bits of length + 1 in a record) and of
+# 0xfffc to 0x10000 bytes, plain and inline: the
 # writev path (a file) and the buffered path (a pipe) write the same lines,
 # byte-wise sorted, with the names as built here (leaf addresses exact,
 # callers' one past their symbol: jeprof's caller fix-up).
@@ -18,11 +18,11 @@ err() { echo "FAIL $*"; fail=1; }
 long=$(printf 'L%.0s' $(seq 70000))
 # a name of n bytes: "<tag>_" and as many '#'
 name() { local pad; pad=$(head -c $(($2 - ${#1} - 1)) /dev/zero | tr '\0' '#'); echo "${1}_$pad"; }
-near=()
-for n in 65532 65533 65534 65535 65536; do near+=("$(name "n$n" $n)"); done
-# inline names get "[inline]" (8 bytes): 65524..65528 + 8
-inl_near=()
-for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
+near=() inl_near=()
+for n in 32764 32765 32766 32767 32768 65532 65533 65534 65535 65536; do
+	near+=("$(name "n$n" $n)")
+	inl_near+=("$(name "i$n" $n)")
+done
 {
 	echo "--- symbol"
 	echo "binary=/bin/prog"
@@ -34,7 +34,7 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 	echo "0x0000000000001050 x"
 	echo "0x0000000000001060 p--q--r--s"
 	echo "0x0000000000001070 p--q--r--s--t"
-	for i in 0 1 2 3 4; do
+	for i in 0 1 2 3 4 5 6 7 8 9; do
 		printf '0x00000000000011%d0 %s\n' "$i" "${near[$i]}"
 		printf '0x00000000000012%d0 o--%s\n' "$i" "${inl_near[$i]}"
 		printf '0x00000000000013%d0 o--%s--q--r\n' "$i" "${inl_near[$i]}"
@@ -71,7 +71,7 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 	echo "  t*: 1: 9000 [0: 0]"
 	echo "@ 0x10a0 0x1091 0x1001"
 	echo "  t*: 1: 100 [0: 0]"
-	for i in 0 1 2 3 4; do
+	for i in 0 1 2 3 4 5 6 7 8 9; do
 		for b in 11 12 13; do
 			echo "@ 0x$b${i}0 0x1001"
 			echo "  t*: 1: 1$b$i [0: 0]"
@@ -87,7 +87,7 @@ for n in 65524 65525 65526 65527 65528; do inl_near+=("$(name "i$n" $n)"); done
 "$JEHEAP" --collapsed --show_bytes "$tmp/p.heap.symbolized" | cat > "$tmp/pipe" || err "exit code (pipe)"
 cmp -s "$tmp/file" "$tmp/pipe" || err "writev and buffered outputs differ"
 LC_ALL=C sort -c "$tmp/file" || err "not sorted"
-[ "$(wc -l < "$tmp/file")" = 41 ] || err "line count $(wc -l < "$tmp/file")"
+[ "$(wc -l < "$tmp/file")" = 71 ] || err "line count $(wc -l < "$tmp/file")"
 inl="f(int);g:h[inline];i[inline];j[inline];k[inline];l[inline];m[inline]"
 # the names of each line (the counts are checked elsewhere)
 sed 's/ [0-9]*$//' "$tmp/file" > "$tmp/names"
@@ -104,7 +104,7 @@ four="p;q[inline];r[inline];s[inline]"
 has "main;$four" "four frames"
 has "main;$four;t[inline]" "five frames"
 has "main;$four;t[inline];$four" "five then four frames"
-for i in 0 1 2 3 4; do
+for i in 0 1 2 3 4 5 6 7 8 9; do
 	n=${near[$i]} o="o;${inl_near[$i]}[inline]"
 	has "main;$n" "name of ${#n} bytes"
 	has "main;$n;$four" "name of ${#n} bytes, then four frames"

@@ -4,16 +4,23 @@
  * explore that reader's body grammar), and the profile's invariants are
  * checked. Each is read twice: plainly, and as jeheap reads it (split
  * symbols, dense pc ids, thread lines checked but not stored), the second
- * then added to a model whose invariants are checked too.
+ * then added to a model whose invariants are checked too, and whose
+ * --collapsed lines are written both ways (writev, buffer) and compared.
  */
 #ifndef JEHEAP_FUZZ_COMMON_H
 #define JEHEAP_FUZZ_COMMON_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "jeheap/analyse.h"
 #include "jeheap/profile.h"
 #include "model_internal.h"
+#include "report.h"
 
 static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag *d)
 {
@@ -52,6 +59,40 @@ static void fuzz_check_dense(const struct jh_profile *p)
 		abort();
 }
 
+/* --collapsed of m written with writev (to a file in memory) and through
+ * the buffer (to a memory stream): the same bytes. */
+static void fuzz_collapsed(const struct jh_model *m)
+{
+	struct jh_options o;
+	struct jh_graph g;
+	struct jh_diag d = {{0}, 0};
+	memset(&o, 0, sizeof(o));
+	o.value = JH_INUSE_SPACE;
+	o.granularity = JH_GRAN_FUNCTIONS;
+	if (jh_analyse_stacks(&g, m, &o, -1, &d))
+		abort();
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *mem = open_memstream(&buf, &n);
+	int fd = memfd_create("fuzz", 0);
+	FILE *file = fd >= 0 ? fdopen(fd, "w+") : NULL;
+	if (!mem || !file || jh_report_collapsed(mem, &g) || jh_report_collapsed(file, &g))
+		abort();
+	fflush(mem);
+	fflush(file);
+	struct stat st;
+	if (fstat(fd, &st) || (size_t)st.st_size != n)
+		abort();
+	char *got = malloc(n + 1);
+	if (pread(fd, got, n, 0) != (ssize_t)n || memcmp(got, buf, n))
+		abort();
+	free(got);
+	fclose(file);
+	fclose(mem);
+	free(buf);
+	jh_graph_release(&g);
+}
+
 static void fuzz_model(struct jh_profile *p)
 {
 	struct jh_model m;
@@ -70,6 +111,7 @@ static void fuzz_model(struct jh_profile *p)
 	for (size_t i = 0; i < m.nlocs; i++)
 		if (m.locs[i].first + m.locs[i].nframes > m.frames.nr)
 			abort();
+	fuzz_collapsed(&m);
 	jh_model_release(&m);
 }
 

@@ -188,17 +188,20 @@ static inline uint32_t wide_id(struct jh_profile *p, uint64_t pc, size_t j)
 	return (uint32_t)v;
 }
 
-/* The home slot of pc in its table, fetched. */
+#define WIDE ((size_t)1 << 63) /* a home in the wide table */
+
+/* The home slot of pc in its table (| WIDE for the wide one), fetched. */
 static inline size_t fetch_home(const struct jh_profile *p, uint64_t pc)
 {
+	uint64_t h = jh_hash_u64(pc);
 	if (narrow(p, pc)) {
-		size_t h = pc_home(pc, p->pc_narrow_cap);
+		h &= p->pc_narrow_cap - 1;
 		__builtin_prefetch(&p->pc_narrow[h]);
 		return h;
 	}
-	size_t h = pc_home(pc, p->pc_slots_cap);
+	h &= p->pc_slots_cap - 1;
 	__builtin_prefetch(&p->pc_slots[2 * h]);
-	return h;
+	return h | WIDE;
 }
 
 #define PC_AHEAD 16 /* a power of two: the ring of homes below */
@@ -212,7 +215,7 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 	for (size_t b = 0; b < n; b += PC_CHUNK) {
 		size_t k = n - b < PC_CHUNK ? n - b : PC_CHUNK;
 		pc_tables_reserve(p, k, k);
-		const uint64_t *c = pcs + b;
+		const uint64_t *c = pcs + b, *nslots = p->pc_narrow;
 		for (size_t i = 0; i < k && i < PC_AHEAD; i++)
 			home[i] = fetch_home(p, c[i]);
 		for (size_t i = 0; i < k; i++) {
@@ -220,7 +223,15 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 			size_t j = home[i % PC_AHEAD];
 			if (i + PC_AHEAD < k)
 				home[i % PC_AHEAD] = fetch_home(p, c[i + PC_AHEAD]);
-			out[b + i] = (narrow(p, pc) ? narrow_id(p, pc, j) : wide_id(p, pc, j)) - 1;
+			if (j & WIDE) {
+				out[b + i] = wide_id(p, pc, j & ~WIDE) - 1;
+				continue;
+			}
+			/* most often: at home, with its id */
+			uint64_t slot = nslots[j];
+			uint32_t v = (uint32_t)(slot >> 32);
+			out[b + i] = ((uint32_t)slot == (uint32_t)pc && v - 1 < NSYM - 1 ? v
+											: narrow_id(p, pc, j)) - 1;
 		}
 	}
 }

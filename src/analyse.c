@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Per-location flags: LF_SKIP for every location (mark_skips), LF_USED
+/* Per-location flags: LF_SKIP for every location (jh_mark_allocator), LF_USED
  * as stacks are added, the filters' lazily (only locations of selected
  * stacks). */
 enum {
@@ -192,68 +192,6 @@ static void prefetch_memo(const struct jh_graph_priv *gp, const struct jh_model 
 	uint32_t k = l < m->nlocs && m->locs[l].nframes ? gp->fid[m->locs[l].first] : UINT32_MAX;
 	if (k != UINT32_MAX)
 		__builtin_prefetch(&gp->fm[k]);
-}
-
-/* Whether memo fm's function func is an allocator entry point. With the
- * keys to come (keep_shorts), its short name is made and kept; else only
- * when the prefilter lets it through (2 names in 49k on the bench file),
- * and not interned, without reading the memo at all. */
-static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm, const char *func)
-{
-	if (gp->keep_shorts) {
-		if (!fm->shrt)
-			fm->shrt = jh_namer_short(&gp->namer, func);
-		return jh_is_allocator_name(fm->shrt);
-	}
-	if (!jh_may_be_allocator_name(func))
-		return 0;
-	jh_sb_reset(&gp->sb2);
-	jh_short_function_name(&gp->sb2, func);
-	return jh_is_allocator_name(gp->sb2.buf);
-}
-
-/*
- * The allocator test of every location (removed with its callees, §6.6):
- * the memos to test, in the order their locations come, with their names
- * (from the frames, read in order: no memo is read for it), then the
- * tests (each reads a name somewhere in memory: prefetched well ahead),
- * then the locations' flags from a byte per memo (add_stack asks in
- * stack order, all over memory).
- */
-static void mark_skips(struct jh_graph_priv *gp, const struct jh_model *m)
-{
-	enum { ASKED = 1, ALLOC = 2 };
-	struct ask {
-		const char *func;
-		uint32_t memo;
-	} *todo = NULL;
-	uint8_t *st = xcalloc(gp->nfm ? gp->nfm : 1, 1);
-	size_t ntodo = 0, alloc = 0;
-	for (size_t i = 0; i < m->nlocs; i++) {
-		const struct jh_location *l = &m->locs[i];
-		uint32_t k = l->nframes ? gp->fid[l->first] : UINT32_MAX;
-		if (l->allocator || k == UINT32_MAX || st[k])
-			continue;
-		st[k] = ASKED;
-		JH_GROW(todo, ntodo + 1, alloc);
-		todo[ntodo++] = (struct ask){m->frames.items[l->first].func, k};
-	}
-	for (size_t j = 0; j < ntodo; j++) {
-		if (j + 16 < ntodo && gp->keep_shorts)
-			__builtin_prefetch(&gp->fm[todo[j + 16].memo]);
-		if (j + 8 < ntodo) /* its name, to be read */
-			for (int x = 0; x < 4; x++)
-				__builtin_prefetch(todo[j + 8].func + 64 * x);
-		if (memo_alloc(gp, &gp->fm[todo[j].memo], todo[j].func))
-			st[todo[j].memo] = ALLOC;
-	}
-	for (size_t i = 0; i < m->nlocs; i++) {
-		const struct jh_location *l = &m->locs[i];
-		uint32_t k = l->nframes ? gp->fid[l->first] : UINT32_MAX;
-		gp->lflags[i] = l->allocator || (k != UINT32_MAX && st[k] == ALLOC) ? LF_SKIP : 0;
-	}
-	free(todo);
-	free(st);
 }
 
 static int loc_skip(struct jh_graph_priv *gp, uint32_t id)
@@ -664,7 +602,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	gp->lflags = xcalloc(m->nlocs ? m->nlocs : 1, 1);
 	build_memos(gp, m);
 	gp->keep_shorts = nodes;
-	mark_skips(gp, m);
+	jh_mark_allocator(gp, m, LF_SKIP);
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||

@@ -66,4 +66,9 @@ struct jh_graph_priv {
 	struct jh_u64map runkeys;     /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
 };
 
+/* Sets gp->lflags[l] to flag for every location l whose frames are the
+ * allocator's (removed with their callees, §6.6), to 0 for the others
+ * (analyse_skip.c; needs gp->fid, gp->fm and keep_shorts). */
+void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8_t flag);
+
 #endif

@@ -3,7 +3,8 @@
  * jeprof 5.3.0's skip list for heap profiles (each name also with a leading
  * '_'), the regexp TCMalloc|^tcmalloc::, plus the names of current jemalloc
  * internals that upstream jeprof added and that appear in jemalloc builds
- * with symbols (ClickHouse: je_malloc_default, imalloc_body, ...).
+ * with symbols (ClickHouse: je_malloc_default, imalloc_body, ...); and the
+ * test of every location of a model (jh_mark_allocator).
  */
 #include "analyse_internal.h"
 
@@ -363,4 +364,72 @@ int jh_may_be_allocator_name(const char *full)
 			return 1;
 	}
 	return cm || tail_may_match(&sc, n - 1);
+}
+
+/* The memo of location l's outermost frame, UINT32_MAX for none. */
+static uint32_t outer_memo(const struct jh_graph_priv *gp, const struct jh_location *l)
+{
+	return l->nframes ? gp->fid[l->first] : UINT32_MAX;
+}
+
+/* Whether memo fm's function func is an allocator entry point. With the
+ * keys to come (keep_shorts), its short name is made and kept; else only
+ * when the prefilter lets it through (2 names in 49k on the bench file),
+ * and not interned, without reading the memo at all. */
+static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm, const char *func)
+{
+	if (gp->keep_shorts) {
+		if (!fm->shrt)
+			fm->shrt = jh_namer_short(&gp->namer, func);
+		return jh_is_allocator_name(fm->shrt);
+	}
+	if (!jh_may_be_allocator_name(func))
+		return 0;
+	jh_sb_reset(&gp->sb2);
+	jh_short_function_name(&gp->sb2, func);
+	return jh_is_allocator_name(gp->sb2.buf);
+}
+
+/*
+ * The allocator test of every location (removed with its callees, §6.6):
+ * the memos to test, in the order their locations come, with their names
+ * (from the frames, read in order: no memo is read for it), then the
+ * tests (each reads a name somewhere in memory: prefetched well ahead),
+ * then the locations' flags from a byte per memo (add_stack asks in
+ * stack order, all over memory).
+ */
+void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8_t flag)
+{
+	enum { ASKED = 1, ALLOC = 2 };
+	struct ask {
+		const char *func;
+		uint32_t memo;
+	} *todo = NULL;
+	uint8_t *st = xcalloc(gp->nfm ? gp->nfm : 1, 1);
+	size_t ntodo = 0, alloc = 0;
+	for (size_t i = 0; i < m->nlocs; i++) {
+		const struct jh_location *l = &m->locs[i];
+		uint32_t k = outer_memo(gp, l);
+		if (l->allocator || k == UINT32_MAX || st[k])
+			continue;
+		st[k] = ASKED;
+		JH_GROW(todo, ntodo + 1, alloc);
+		todo[ntodo++] = (struct ask){m->frames.items[l->first].func, k};
+	}
+	for (size_t j = 0; j < ntodo; j++) {
+		if (j + 16 < ntodo && gp->keep_shorts)
+			__builtin_prefetch(&gp->fm[todo[j + 16].memo]);
+		if (j + 8 < ntodo) /* its name, to be read */
+			for (int x = 0; x < 4; x++)
+				__builtin_prefetch(todo[j + 8].func + 64 * x);
+		if (memo_alloc(gp, &gp->fm[todo[j].memo], todo[j].func))
+			st[todo[j].memo] = ALLOC;
+	}
+	for (size_t i = 0; i < m->nlocs; i++) {
+		const struct jh_location *l = &m->locs[i];
+		uint32_t k = outer_memo(gp, l);
+		gp->lflags[i] = l->allocator || (k != UINT32_MAX && st[k] == ALLOC) ? flag : 0;
+	}
+	free(todo);
+	free(st);
 }

@@ -315,11 +315,6 @@ int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
 	return give_line(in, s, n, line, len);
 }
 
-int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
-{
-	return jh_input_line_buffered(in, line, len) ? 1 : jh_input_line_refill(in, line, len, d);
-}
-
 int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
 {
 	for (;;) {

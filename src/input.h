@@ -24,12 +24,6 @@ struct jh_input *jh_input_mem(const void *data, size_t n, const char *name);
 void jh_input_close(struct jh_input *in);
 
 /*
- * Next line: returns 1 with *line and *len set (valid until the next call; the
- * line is NUL-terminated: (*line)[*len] == 0), 0 at end
- * of input, -1 with d set on a read, decompression or NUL-byte error.
- */
-int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
-/*
  * jh_input_line in two halves, for readers' hot loops: _buffered returns 1
  * with the next line when it is complete in the buffer, else 0 (the buffer
  * must be refilled, or the line holds a NUL byte); then, and only then,
@@ -39,6 +33,17 @@ int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag 
  */
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len);
 int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
+/*
+ * Next line: returns 1 with *line and *len set (valid until the next call; the
+ * line is NUL-terminated: (*line)[*len] == 0), 0 at end
+ * of input, -1 with d set on a read, decompression or NUL-byte error. Inline:
+ * a line already in the buffer is taken without a call into the refill.
+ */
+static inline int jh_input_line(struct jh_input *in, char **line, size_t *len,
+				struct jh_diag *d)
+{
+	return jh_input_line_buffered(in, line, len) ? 1 : jh_input_line_refill(in, line, len, d);
+}
 /* 1-based number of the line last returned (0 before the first). */
 unsigned long jh_input_lineno(const struct jh_input *in);
 /* 1 if the line last returned was the last one and had no '\n'. */

@@ -60,9 +60,7 @@ static inline int jh_starts(const char *s, const char *e, const char *lit, size_
 /* Reads the next line; 1 = line, 0 = end, -1 = error (d set). */
 static inline int jh_next_line(struct jh_reader *r, char **line, size_t *len)
 {
-	/* a line already in the buffer is taken without a call into the refill */
-	return jh_input_line_buffered(r->in, line, len) ? 1
-							: jh_input_line_refill(r->in, line, len, r->d);
+	return jh_input_line(r->in, line, len, r->d);
 }
 /* Reports a malformed current line (see above); always returns -1. */
 int jh_bad_line(struct jh_reader *r, const char *fmt, ...) JH_PRINTF(2, 3);

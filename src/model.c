@@ -490,6 +490,13 @@ static void stacks_index(struct jh_model *m)
 	}
 }
 
+/* m->stack_base, made (zeros, as long as stacks) the first time. */
+static void need_stack_base(struct jh_model *m)
+{
+	if (!m->stack_base)
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
+}
+
 static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 {
 	struct jh_model_priv *mp = m->priv;
@@ -538,8 +545,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
-	if (is_base && !m->stack_base)
-		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
+	if (is_base)
+		need_stack_base(m);
 	jh_profile_densify(p);
 	free(p->pc_slots); /* the reader's indexes: their memory is reused */
 	free(p->pc_narrow);
@@ -676,8 +683,8 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 {
 	struct jh_model_priv *mp = m->priv;
 	threads_merge(m);
-	if (have_bases && !m->stack_base) /* no base file was added */
-		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
+	if (have_bases)
+		need_stack_base(m); /* also when no base file was added */
 	if (have_bases) {
 		for (size_t i = 0; i < m->nstacks; i++) {
 			struct jh_mstack *s = &m->stacks[i];

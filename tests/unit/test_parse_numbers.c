@@ -468,22 +468,24 @@ static void test_quad(void **state)
 	assert_true(v[0] == 12345678 && v[1] == 123456789 && v[2] == 0 && v[3] == UINT64_MAX);
 	assert_int_equal(check_quad("5:\t 100 \t[ \t0:  0]", 0, v, &used, msg), 0);
 	assert_true(v[0] == 5 && v[1] == 100 && v[2] == 0 && v[3] == 0 && used == 18);
-	assert_int_equal(check_quad("1: 2 [3: 4]", 10, v, &used, msg), -1); /* e before ']' */
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("1: 2 [3: 45]", 10, v, &used, msg), -1);
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("1: 2 [3: 4", 0, v, &used, msg), -1);
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("5:100 [0: 0]", 0, v, &used, msg), -1);
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("5: 100 [0: 0 ]", 0, v, &used, msg), -1);
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("5: 1x0 [0: 0]", 0, v, &used, msg), -1);
-	assert_string_equal(msg, bad);
-	assert_int_equal(check_quad("5: 100 [-1: 0]", 0, v, &used, msg), -1);
-	assert_string_equal(msg, "t: bad number '-1:'");
-	assert_int_equal(check_quad("5: 100 [1: 18446744073709551616]", 0, v, &used, msg), -1);
-	assert_string_equal(msg, "t: number '18446744073709551616' out of range");
+	static const struct {
+		const char *text;
+		size_t elen; /* the line's end (0: all of it) */
+		const char *msg;
+	} errs[] = {
+		{"1: 2 [3: 4]", 10, bad}, /* e before ']' */
+		{"1: 2 [3: 45]", 10, bad},
+		{"1: 2 [3: 4", 0, bad},
+		{"5:100 [0: 0]", 0, bad},
+		{"5: 100 [0: 0 ]", 0, bad},
+		{"5: 1x0 [0: 0]", 0, bad},
+		{"5: 100 [-1: 0]", 0, "t: bad number '-1:'"},
+		{"5: 100 [1: 18446744073709551616]", 0, "t: number '18446744073709551616' out of range"},
+	};
+	for (size_t i = 0; i < JH_ARRAY_SIZE(errs); i++) {
+		assert_int_equal(check_quad(errs[i].text, errs[i].elen, v, &used, msg), -1);
+		assert_string_equal(msg, errs[i].msg);
+	}
 }
 
 /* Random count lines (usual and unusual spacing, 1..21 digits, stray

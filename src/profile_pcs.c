@@ -138,12 +138,8 @@ static uint32_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 		fprintf(stderr, "jeheap: too many addresses\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	if (p->nupcs == p->upcs_alloc) {
-		size_t n = p->upcs_alloc;
-		p->upcs = jh_grow_large(p->upcs, n + 1, &n, sizeof(*p->upcs));
-		p->upc_syms = xrealloc(p->upc_syms, jh_st_mult(n, sizeof(*p->upc_syms)));
-		p->upcs_alloc = n;
-	}
+	JH_GROW_LARGE(p->upcs, p->nupcs + 1, p->upcs_alloc);
+	JH_GROW_LARGE(p->upc_syms, p->nupcs + 1, p->upc_syms_alloc);
 	p->upcs[p->nupcs] = pc;
 	p->upc_syms[p->nupcs] = sym;
 	return (uint32_t)++p->nupcs;

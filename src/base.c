@@ -76,15 +76,29 @@ void *xmalloc(size_t n)
 	return p;
 }
 
+/* xcalloc's large blocks (jh_run sets malloc's mmap threshold to 8 MB):
+ * from CALLOC_POPULATE on, pages are faulted in with one call. */
+#define CALLOC_POPULATE ((size_t)256 << 10)
+#define CALLOC_MAPPED ((size_t)8 << 20)
+
 void *xcalloc(size_t nmemb, size_t size)
 {
 	size_t n = jh_st_mult(nmemb ? nmemb : 1, size ? size : 1);
 	void *p = large_take(n);
 	if (p)
 		return memset(p, 0, n);
+	if (n >= CALLOC_POPULATE && n < CALLOC_MAPPED) {
+		/* a table written all over: its pages faulted in at once, then
+		 * cleared (calloc would clear them a page fault at a time) */
+		p = xmalloc(n);
+		jh_populate(p, n);
+		return memset(p, 0, n);
+	}
 	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
 		oom(nmemb * size);
+	if (n >= CALLOC_MAPPED)
+		jh_populate(p, n); /* fresh zero pages, mapped at once */
 	return p;
 }
 
@@ -106,16 +120,47 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+/* Bytes of a large array's room handed out (and faulted in) at a time. */
+#define LARGE_STEP ((size_t)1 << 19)
+
 void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size)
 {
-	size_t n = *alloc < 16 ? 16 : *alloc * 2;
-	if (n < want)
-		n = want;
-	size_t big = ((size_t)16 << 20) / size;
-	if (n < big && jh_st_mult(n, size) >= ((size_t)1 << 20))
-		n = big;
+	size_t room = items ? malloc_usable_size(items) / size : 0;
+	if (want > room) {
+		size_t n = room < 16 ? 16 : room * 2;
+		if (n < want)
+			n = want;
+		size_t big = ((size_t)16 << 20) / size;
+		if (n < big && jh_st_mult(n, size) >= LARGE_MIN)
+			n = big;
+		size_t had = jh_st_mult(room, size), bytes = jh_st_mult(n, size);
+		if (items && had < LARGE_MIN && bytes >= LARGE_MIN) {
+			/* into a large block: the copy goes to pages faulted in at once */
+			void *b = xmalloc(bytes);
+			jh_populate(b, had);
+			memcpy(b, items, had);
+			free(items);
+			items = b;
+			*alloc = room; /* the next step from there */
+		} else {
+			items = xrealloc(items, bytes);
+		}
+		room = malloc_usable_size(items) / size;
+	}
+	/* the room of a large block in steps, each faulted in with one call
+	 * (a first touch costs more than a page of a populate) */
+	size_t n = room;
+	if (jh_st_mult(room, size) >= LARGE_MIN) {
+		n = *alloc + LARGE_STEP / size;
+		if (n < want)
+			n = want;
+		if (n > room)
+			n = room;
+		if (n > *alloc)
+			jh_populate((char *)items + *alloc * size, (n - *alloc) * size);
+	}
 	*alloc = n;
-	return xrealloc(items, jh_st_mult(n, size));
+	return items;
 }
 
 char *xstrdup(const char *s)

@@ -525,7 +525,7 @@ static void drop_dense(struct jh_profile *p)
 	p->pcids = NULL;
 	p->upcs = NULL;
 	p->upc_syms = NULL;
-	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = p->upc_syms_alloc = 0;
 }
 
 /* The symbol lines, read by id_locations only: the model's stacks may
@@ -538,7 +538,7 @@ static void drop_symbols(struct jh_profile *p)
 	p->syms = NULL;
 	p->sym_frames = NULL;
 	p->upc_syms = NULL;
-	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = 0;
+	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = p->upc_syms_alloc = 0;
 }
 
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,

@@ -31,6 +31,13 @@ static size_t pc_home(uint64_t pc, size_t cap)
 	return jh_hash_u64(pc) & (cap - 1);
 }
 
+/* The narrow table's home of a lower half: bits 32 and up of its product
+ * with an odd constant (each depends on all 32 bits of lo), one multiply. */
+static inline size_t narrow_home(uint32_t lo, size_t cap)
+{
+	return (size_t)((uint64_t)lo * 0x9e3779b97f4a7c15ULL >> 32) & (cap - 1);
+}
+
 static int narrow(const struct jh_profile *p, uint64_t pc)
 {
 	return pc >> 32 == p->pc_hi;
@@ -51,7 +58,7 @@ static void narrow_resize(struct jh_profile *p, size_t cap)
 	for (size_t i = 0; i < p->pc_narrow_cap; i++) {
 		if (!(old[i] >> 32))
 			continue;
-		size_t j = pc_home(p->pc_hi << 32 | (uint32_t)old[i], cap);
+		size_t j = narrow_home((uint32_t)old[i], cap);
 		while (slots[j])
 			j = (j + 1) & (cap - 1);
 		slots[j] = old[i];
@@ -109,13 +116,13 @@ static void pc_table_init(struct jh_profile *p, uint64_t first)
 		if (i + 16 < p->nsyms) {
 			uint64_t a = p->syms[i + 16].pc;
 			if (narrow(p, a))
-				__builtin_prefetch(&nslots[pc_home(a, ncap)], 1);
+				__builtin_prefetch(&nslots[narrow_home((uint32_t)a, ncap)], 1);
 			else
 				__builtin_prefetch(&wide[2 * pc_home(a, wcap)], 1);
 		}
 		uint64_t pc = p->syms[i].pc;
 		if (narrow(p, pc)) {
-			size_t j = pc_home(pc, ncap);
+			size_t j = narrow_home((uint32_t)pc, ncap);
 			while (nslots[j])
 				j = (j + 1) & (ncap - 1);
 			nslots[j] = (uint64_t)(NSYM | i) << 32 | (uint32_t)pc;
@@ -138,12 +145,8 @@ static uint32_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 		fprintf(stderr, "jeheap: too many addresses\n");
 		exit(JH_EXIT_INTERNAL);
 	}
-	if (p->nupcs == p->upcs_alloc) {
-		size_t n = p->upcs_alloc;
-		p->upcs = jh_grow_large(p->upcs, n + 1, &n, sizeof(*p->upcs));
-		p->upc_syms = xrealloc(p->upc_syms, jh_st_mult(n, sizeof(*p->upc_syms)));
-		p->upcs_alloc = n;
-	}
+	JH_GROW_LARGE(p->upcs, p->nupcs + 1, p->upcs_alloc);
+	JH_GROW_LARGE(p->upc_syms, p->nupcs + 1, p->upc_syms_alloc);
 	p->upcs[p->nupcs] = pc;
 	p->upc_syms[p->nupcs] = sym;
 	return (uint32_t)++p->nupcs;
@@ -193,13 +196,12 @@ static inline uint32_t wide_id(struct jh_profile *p, uint64_t pc, size_t j)
 /* The home slot of pc in its table (| WIDE for the wide one), fetched. */
 static inline size_t fetch_home(const struct jh_profile *p, uint64_t pc)
 {
-	uint64_t h = jh_hash_u64(pc);
 	if (narrow(p, pc)) {
-		h &= p->pc_narrow_cap - 1;
+		size_t h = narrow_home((uint32_t)pc, p->pc_narrow_cap);
 		__builtin_prefetch(&p->pc_narrow[h]);
 		return h;
 	}
-	h &= p->pc_slots_cap - 1;
+	size_t h = pc_home(pc, p->pc_slots_cap);
 	__builtin_prefetch(&p->pc_slots[2 * h]);
 	return h | WIDE;
 }

@@ -66,10 +66,12 @@ static inline int jh_cmp_u64(const void *a, const void *b)
 	} while (0)
 
 /*
- * JH_GROW for arrays that may become large: once past 1 MB the capacity
+ * JH_GROW for arrays that may become large: once past 1 MB the block
  * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
- * threshold to 8 MB): pages are only touched as they are used, and later
- * growth remaps them instead of copying (no page faulted in twice).
+ * threshold to 8 MB), and later growth remaps it instead of copying. alloc
+ * is what may be used without another call: a large block's room is handed
+ * out 512 KB at a time, each step's pages faulted in with one call
+ * (jh_populate) instead of a page fault each.
  */
 void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
 #define JH_GROW_LARGE(items, want, alloc)                                           \

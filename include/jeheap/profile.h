@@ -108,7 +108,7 @@ struct jh_profile {
 	size_t npcids, pcids_alloc;
 	uint64_t *upcs;
 	uint32_t *upc_syms;
-	size_t nupcs, upcs_alloc;
+	size_t nupcs, upcs_alloc, upc_syms_alloc;
 
 	/* private: stack de-duplication index (profile.c: id/tag pairs) */
 	uint32_t *stack_slots;

@@ -403,15 +403,19 @@ void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t 
 #define JH_SYMBATCH 32
 struct jh_symbatch {
 	uint64_t pcs[JH_SYMBATCH];
-	const char *names[JH_SYMBATCH];
-	size_t len[JH_SYMBATCH];
+	const char *names[JH_SYMBATCH]; /* the whole names (without split_symbols) */
+	size_t len[JH_SYMBATCH];        /* their lengths; with split_symbols, the
+					 * number of parts of each line */
 	size_t n;
-	struct jh_sympart *parts;  /* scratch of jh_symbatch_flush */
-	size_t parts_alloc;
+	struct jh_sympart *parts;       /* with split_symbols: the lines' parts */
+	size_t nparts, parts_alloc;
 };
 void jh_symbatch_init(struct jh_symbatch *b);
-void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
-		     size_t n);
+/* Adds pc's names base[from..to), which with split_symbols are split at
+ * the separators base[seps[i]..seps[i] + 2), i < nseps (ascending, from
+ * <= seps[i] <= to - 2, as jh_names_part splits). */
+void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *base,
+		     size_t from, size_t to, const uint32_t *seps, size_t nseps);
 void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b);
 void jh_symbatch_release(struct jh_symbatch *b);
 /* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/

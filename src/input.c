@@ -301,7 +301,8 @@ char *jh_input_next(struct jh_input *in)
 	return in->buf + in->start;
 }
 
-int jh_input_line_at(struct jh_input *in, const char *stop, char **line, size_t *len)
+/* jh_input_line_at, inline in jh_input_line_buffered. */
+static inline int line_at(struct jh_input *in, const char *stop, char **line, size_t *len)
 {
 	if (*stop != '\n') {
 		in->scan = (size_t)(stop - in->buf);
@@ -321,7 +322,12 @@ int jh_input_line_at(struct jh_input *in, const char *stop, char **line, size_t 
  */
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
 {
-	return jh_input_line_at(in, strchrnul(in->buf + in->scan, '\n'), line, len);
+	return line_at(in, strchrnul(in->buf + in->scan, '\n'), line, len);
+}
+
+int jh_input_line_at(struct jh_input *in, const char *stop, char **line, size_t *len)
+{
+	return line_at(in, stop, line, len);
 }
 
 int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)

@@ -300,35 +300,6 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-static inline uint64_t key_mix(uint64_t a, uint64_t b)
-{
-	__uint128_t r = (__uint128_t)a * b;
-	return (uint64_t)r ^ (uint64_t)(r >> 64);
-}
-
-/*
- * The index key of a name: its length and five 8-byte samples (start, end,
- * quarters, middle), not a hash of every byte: most names read are equal to
- * one stored already, which memcmp then checks in full; the real hash
- * (jh_hash_str) is computed only for the distinct names stored.
- */
-static inline uint64_t name_key(const char *s, size_t n)
-{
-	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
-	if (n >= 8) {
-		size_t q = (n - 8) / 4;
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(&c, s + 2 * q, 8);
-		memcpy(&d, s + q, 8);
-		memcpy(&e, s + 3 * q, 8);
-	} else {
-		memcpy(&a, s, n);
-	}
-	uint64_t h = key_mix(a ^ n ^ 0xa0761d6478bd642fULL, b ^ 0xe7037ed1a0b428dbULL);
-	return key_mix(h ^ c ^ 0x8ebc6af09c88c6e3ULL, d ^ (e << 1 | e >> 63) ^ 0x589965cc75374cc3ULL);
-}
-
 /* Stores the new name s[0..n) (key h) at index slot j; returns its id. */
 static __attribute__((noinline)) uint32_t sym_insert(struct jh_profile *p, const char *s, size_t n,
 						     uint64_t h, size_t j)
@@ -351,7 +322,7 @@ static __attribute__((noinline)) uint32_t sym_insert(struct jh_profile *p, const
 	return hd.id;
 }
 
-/* Returns the id in sym_parts of s[0..n), whose name_key is h; the index
+/* Returns the id in sym_parts of s[0..n), whose jh_name_key is h; the index
  * has room for it. */
 static inline uint32_t sym_find(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
@@ -374,12 +345,6 @@ static void sym_index_room(struct jh_profile *p, size_t n)
 		sym_index_grow(p);
 }
 
-struct jh_sympart {
-	const char *s;
-	size_t n;
-	uint64_t h;
-};
-
 static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 {
 	JH_GROW_LARGE(p->syms, p->nsyms + 1, p->syms_alloc);
@@ -393,7 +358,7 @@ static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
 	sym_index_room(p, 1);
-	uint32_t id = sym_find(p, names, n, name_key(names, n)); /* may move sym_parts */
+	uint32_t id = sym_find(p, names, n, jh_name_key(names, n)); /* may move sym_parts */
 	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
@@ -408,40 +373,14 @@ void jh_symbatch_release(struct jh_symbatch *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* Appends the part s[0..n) to the batch and fetches its index slot. */
-static inline void add_part(struct jh_profile *p, struct jh_sympart *part, const char *s, size_t n)
+void jh_symbatch_room(struct jh_profile *p, struct jh_symbatch *b, size_t n)
 {
-	uint64_t h = name_key(s, n);
-	*part = (struct jh_sympart){s, n, h};
-	__builtin_prefetch(&p->sym_index[2 * (h & (p->sym_index_cap - 1))]);
-}
-
-void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *base,
-		     size_t from, size_t to, const uint32_t *seps, size_t nseps)
-{
-	b->pcs[b->n] = pc;
-	if (!p->split_symbols) {
-		b->names[b->n] = base + from;
-		b->len[b->n] = to - from;
-	} else {
-		if (nseps >= UINT32_MAX) {
-			fprintf(stderr, "jeheap: symbol line with too many names\n");
-			exit(JH_EXIT_INTERNAL);
-		}
-		/* the index does not grow while the batch is stored (flush) */
-		sym_index_room(p, b->nparts + nseps + 1);
-		JH_GROW(b->parts, b->nparts + nseps + 1, b->parts_alloc);
-		struct jh_sympart *part = b->parts + b->nparts;
-		for (size_t i = 0; i < nseps; i++) {
-			add_part(p, part++, base + from, seps[i] - from);
-			from = seps[i] + 2;
-		}
-		add_part(p, part, base + from, to - from);
-		b->nparts += nseps + 1;
-		b->len[b->n] = nseps + 1;
+	if (n >= UINT32_MAX) {
+		fprintf(stderr, "jeheap: symbol lines with too many names\n");
+		exit(JH_EXIT_INTERNAL);
 	}
-	if (++b->n == JH_SYMBATCH)
-		jh_symbatch_flush(p, b);
+	sym_index_room(p, n);
+	JH_GROW(b->parts, n, b->parts_alloc);
 }
 
 /*
@@ -468,14 +407,12 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 			__builtin_prefetch(x + o);
 	}
 	const struct jh_sympart *part = b->parts;
+	JH_GROW_LARGE(p->syms, p->nsyms + b->n, p->syms_alloc);
+	JH_GROW_LARGE(p->sym_frames, p->nsym_frames + b->nparts, p->sym_frames_alloc);
 	for (size_t i = 0; i < b->n; i++) {
-		struct jh_symname *sym = new_symname(p, b->pcs[i]);
-		size_t np = b->len[i];
-		sym->first = (uint32_t)p->nsym_frames;
-		sym->nparts = (uint32_t)np;
-		JH_GROW_LARGE(p->sym_frames, p->nsym_frames + np, p->sym_frames_alloc);
-		uint32_t *out = p->sym_frames + p->nsym_frames;
-		for (size_t k = 0; k < np; k++, part++)
+		uint32_t np = (uint32_t)b->len[i], *out = p->sym_frames + p->nsym_frames;
+		p->syms[p->nsyms++] = (struct jh_symname){b->pcs[i], NULL, (uint32_t)p->nsym_frames, np};
+		for (uint32_t k = 0; k < np; k++, part++)
 			out[k] = sym_find(p, part->s, part->n, part->h);
 		p->nsym_frames += np;
 	}

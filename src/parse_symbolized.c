@@ -53,7 +53,7 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
 				free(sp->v);
 				sp->v = xmalloc(jh_st_mult(sp->alloc, sizeof(*sp->v)));
 			}
-			jh_scan_line(s, sp->v, sp->alloc, &sp->n);
+			jh_symscan_line(s, sp->v, sp->alloc, &sp->n);
 		} while (sp->n > sp->alloc);
 		for (size_t i = 0; i < sp->n; i++)
 			sp->v[i] += (uint32_t)from;
@@ -68,18 +68,19 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
  * separators; the batch is stored before the buffer is refilled. */
 static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
-	_Static_assert(JH_INPUT_SCAN_PAD >= JH_SCAN_PAD, "jh_scan_line reads past the data");
+	_Static_assert(JH_INPUT_SCAN_PAD >= JH_SYMSCAN_PAD, "jh_symscan_line reads past the data");
 	struct seps sp = {xmalloc(64 * sizeof(uint32_t)), 0, 64};
+	jh_symscan_fn *scan = jh_symscan_best();
 	char *line;
 	size_t len;
 	int rc;
 	for (;;) {
-		const char *stop = jh_scan_line(jh_input_next(r->in), sp.v, sp.alloc, &sp.n);
+		const char *stop = scan(jh_input_next(r->in), sp.v, sp.alloc, &sp.n);
 		if (!jh_input_line_at(r->in, stop, &line, &len)) {
 			jh_symbatch_flush(r->p, b);
 			if ((rc = jh_input_line_refill(r->in, &line, &len, r->d)) <= 0)
 				break;
-			jh_scan_line(line, sp.v, sp.alloc, &sp.n); /* ends at its NUL */
+			scan(line, sp.v, sp.alloc, &sp.n); /* ends at its NUL */
 		}
 		const char *s = line, *e = line + len;
 		if (len >= 2 && s[0] == '0' && s[1] == 'x') {

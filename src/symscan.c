@@ -7,7 +7,7 @@
  */
 #include "symscan.h"
 
-#ifdef JH_SCAN_X86
+#ifdef JH_SYMSCAN_X86
 #include <immintrin.h>
 #endif
 
@@ -49,7 +49,7 @@ scan_step(const char *s, size_t off, uint64_t stop, uint64_t dash, uint64_t *car
 	return s + off + (size_t)__builtin_ctzll(stop);
 }
 
-const char *jh_scan_line_scalar(const char *s, uint32_t *seps, size_t max, size_t *nseps)
+const char *jh_symscan_line_scalar(const char *s, uint32_t *seps, size_t max, size_t *nseps)
 {
 	const char *p = s;
 	size_t k = 0;
@@ -65,13 +65,13 @@ const char *jh_scan_line_scalar(const char *s, uint32_t *seps, size_t max, size_
 	return p;
 }
 
-#ifdef JH_SCAN_X86
+#ifdef JH_SYMSCAN_X86
 static inline uint64_t mask16(__m128i eq, int i)
 {
 	return (uint64_t)(uint32_t)_mm_movemask_epi8(eq) << (16 * i);
 }
 
-const char *jh_scan_line_sse2(const char *s, uint32_t *seps, size_t max, size_t *nseps)
+const char *jh_symscan_line_sse2(const char *s, uint32_t *seps, size_t max, size_t *nseps)
 {
 	const __m128i nl = _mm_set1_epi8('\n'), dash = _mm_set1_epi8('-'), zero = _mm_setzero_si128();
 	uint64_t carry = 0;
@@ -101,7 +101,7 @@ const char *jh_scan_line_sse2(const char *s, uint32_t *seps, size_t max, size_t 
 	}
 }
 
-__attribute__((target("avx2"))) const char *jh_scan_line_avx2(const char *s, uint32_t *seps,
+__attribute__((target("avx2"))) const char *jh_symscan_line_avx2(const char *s, uint32_t *seps,
 							     size_t max, size_t *nseps)
 {
 	/* by low nibble: the byte of interest with it ('\0', '\n', '-'), else
@@ -135,13 +135,16 @@ __attribute__((target("avx2"))) const char *jh_scan_line_avx2(const char *s, uin
 }
 #endif
 
-const char *jh_scan_line(const char *s, uint32_t *seps, size_t max, size_t *nseps)
+jh_symscan_fn *jh_symscan_best(void)
 {
-#ifdef JH_SCAN_X86
-	if (__builtin_cpu_supports("avx2"))
-		return jh_scan_line_avx2(s, seps, max, nseps);
-	return jh_scan_line_sse2(s, seps, max, nseps);
+#ifdef JH_SYMSCAN_X86
+	return __builtin_cpu_supports("avx2") ? jh_symscan_line_avx2 : jh_symscan_line_sse2;
 #else
-	return jh_scan_line_scalar(s, seps, max, nseps);
+	return jh_symscan_line_scalar;
 #endif
+}
+
+const char *jh_symscan_line(const char *s, uint32_t *seps, size_t max, size_t *nseps)
+{
+	return jh_symscan_best()(s, seps, max, nseps);
 }

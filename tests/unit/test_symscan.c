@@ -11,32 +11,33 @@
 
 struct impl {
 	const char *name;
-	jh_scan_fn *fn;
+	jh_symscan_fn *fn;
 };
 
 static size_t impls(struct impl *v)
 {
 	size_t n = 0;
-	v[n++] = (struct impl){"dispatch", jh_scan_line};
-#ifdef JH_SCAN_X86
-	v[n++] = (struct impl){"sse2", jh_scan_line_sse2};
+	v[n++] = (struct impl){"dispatch", jh_symscan_line};
+	v[n++] = (struct impl){"best", jh_symscan_best()};
+#ifdef JH_SYMSCAN_X86
+	v[n++] = (struct impl){"sse2", jh_symscan_line_sse2};
 	if (__builtin_cpu_supports("avx2"))
-		v[n++] = (struct impl){"avx2", jh_scan_line_avx2};
+		v[n++] = (struct impl){"avx2", jh_symscan_line_avx2};
 #endif
 	return n;
 }
 
 #define MAXSEP 600
 
-/* Every version on s (readable up to its stop byte + JH_SCAN_PAD) with
+/* Every version on s (readable up to its stop byte + JH_SYMSCAN_PAD) with
  * room for 0, 1, 2 and all separators, against the scalar one. */
 static void check_scan(const char *s)
 {
 	static uint32_t want[MAXSEP], got[MAXSEP + 1];
 	size_t wn, gn, rooms[] = {0, 1, 2, MAXSEP};
-	const char *ws = jh_scan_line_scalar(s, want, MAXSEP, &wn);
+	const char *ws = jh_symscan_line_scalar(s, want, MAXSEP, &wn);
 	assert_true(wn <= MAXSEP);
-	struct impl v[4];
+	struct impl v[5];
 	size_t ni = impls(v);
 	for (size_t i = 0; i < ni; i++) {
 		for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++) {
@@ -59,7 +60,7 @@ static void check_parts(const char *s, size_t n)
 {
 	static uint32_t seps[MAXSEP];
 	size_t ns;
-	const char *stop = jh_scan_line_scalar(s, seps, MAXSEP, &ns);
+	const char *stop = jh_symscan_line_scalar(s, seps, MAXSEP, &ns);
 	assert_ptr_equal(stop, s + n);
 	const char *e = s + n, *p = s, *next;
 	size_t k = 0, from = 0;
@@ -76,11 +77,11 @@ static void check_parts(const char *s, size_t n)
 	assert_int_equal(k, ns + 1);
 }
 
-/* A buffer of n bytes of fill with JH_SCAN_PAD more, 64-byte aligned. */
+/* A buffer of n bytes of fill with JH_SYMSCAN_PAD more, 64-byte aligned. */
 static char *padded(size_t n, char fill)
 {
-	char *b = aligned_alloc(64, (n + JH_SCAN_PAD + 63) / 64 * 64);
-	memset(b, fill, n + JH_SCAN_PAD);
+	char *b = aligned_alloc(64, (n + JH_SYMSCAN_PAD + 63) / 64 * 64);
+	memset(b, fill, n + JH_SYMSCAN_PAD);
 	return b;
 }
 
@@ -149,7 +150,7 @@ static void test_random(void **state)
 	for (int t = 0; t < 20000; t++) {
 		size_t off = rnd() % 64, len = rnd() % (t % 10 ? 300 : 1000);
 		char *s = b + off;
-		for (size_t i = 0; i < len + JH_SCAN_PAD; i++)
+		for (size_t i = 0; i < len + JH_SYMSCAN_PAD; i++)
 			s[i] = rnd_byte();
 		s[len] = rnd() % 2 ? '\n' : 0;
 		if (rnd() % 2) /* another stop soon after */

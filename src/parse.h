@@ -403,17 +403,92 @@ void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t 
 #define JH_SYMBATCH 32
 struct jh_symbatch {
 	uint64_t pcs[JH_SYMBATCH];
-	const char *names[JH_SYMBATCH];
-	size_t len[JH_SYMBATCH];
+	const char *names[JH_SYMBATCH]; /* the whole names (without split_symbols) */
+	size_t len[JH_SYMBATCH];        /* their lengths; with split_symbols, the
+					 * number of parts of each line */
 	size_t n;
-	struct jh_sympart *parts;  /* scratch of jh_symbatch_flush */
-	size_t parts_alloc;
+	struct jh_sympart *parts;       /* with split_symbols: the lines' parts */
+	size_t nparts, parts_alloc;
+};
+struct jh_sympart {
+	const char *s;
+	size_t n;
+	uint64_t h; /* jh_name_key */
 };
 void jh_symbatch_init(struct jh_symbatch *b);
-void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
-		     size_t n);
 void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b);
 void jh_symbatch_release(struct jh_symbatch *b);
+/* Makes room for n parts in the batch and their index entries (the index
+ * does not grow while the batch is stored). */
+void jh_symbatch_room(struct jh_profile *p, struct jh_symbatch *b, size_t n);
+
+static inline uint64_t jh_key_mix(uint64_t a, uint64_t b)
+{
+	__uint128_t r = (__uint128_t)a * b;
+	return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/*
+ * The symbol index key of a name: its length and five 8-byte samples
+ * (start, end, quarters, middle), not a hash of every byte: most names read
+ * are equal to one stored already, which memcmp then checks in full; the
+ * real hash (jh_hash_str) is computed only for the distinct names stored.
+ */
+static inline uint64_t jh_name_key(const char *s, size_t n)
+{
+	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
+	if (n >= 8) {
+		size_t q = (n - 8) / 4;
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(&c, s + 2 * q, 8);
+		memcpy(&d, s + q, 8);
+		memcpy(&e, s + 3 * q, 8);
+	} else {
+		memcpy(&a, s, n);
+	}
+	uint64_t h = jh_key_mix(a ^ n ^ 0xa0761d6478bd642fULL, b ^ 0xe7037ed1a0b428dbULL);
+	return jh_key_mix(h ^ c ^ 0x8ebc6af09c88c6e3ULL,
+			  d ^ (e << 1 | e >> 63) ^ 0x589965cc75374cc3ULL);
+}
+
+/* Keys the part s[0..n) into *part and fetches its index slot. */
+static inline void jh_symbatch_part(const struct jh_profile *p, struct jh_sympart *part,
+				    const char *s, size_t n)
+{
+	uint64_t h = jh_name_key(s, n);
+	*part = (struct jh_sympart){s, n, h};
+	__builtin_prefetch(&p->sym_index[2 * (h & (p->sym_index_cap - 1))]);
+}
+
+/* Adds pc's names base[from..to), which with split_symbols are split at
+ * the separators base[seps[i]..seps[i] + 2), i < nseps (ascending, from
+ * <= seps[i] <= to - 2, as jh_names_part splits). Inline: the reader's
+ * hot loop. */
+static inline void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc,
+				   const char *base, size_t from, size_t to, const uint32_t *seps,
+				   size_t nseps)
+{
+	b->pcs[b->n] = pc;
+	if (!p->split_symbols) {
+		b->names[b->n] = base + from;
+		b->len[b->n] = to - from;
+	} else {
+		size_t all = b->nparts + nseps + 1;
+		if (all > b->parts_alloc || 2 * (p->sym_index_nr + all) > p->sym_index_cap)
+			jh_symbatch_room(p, b, all);
+		struct jh_sympart *part = b->parts + b->nparts;
+		for (size_t i = 0; i < nseps; i++) {
+			jh_symbatch_part(p, part++, base + from, seps[i] - from);
+			from = seps[i] + 2;
+		}
+		jh_symbatch_part(p, part, base + from, to - from);
+		b->nparts = all;
+		b->len[b->n] = nseps + 1;
+	}
+	if (++b->n == JH_SYMBATCH)
+		jh_symbatch_flush(p, b);
+}
 /* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/
  * (at the leftmost "--"): returns the end of the part starting at s, names
  * ending at e; *next is the start of the following part, NULL after the last. */

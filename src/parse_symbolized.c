@@ -6,6 +6,7 @@
  */
 #include "parse.h"
 #include "jh_trace.h"
+#include "symscan.h"
 
 #include <stdlib.h>
 
@@ -24,52 +25,83 @@ static int variable(struct jh_reader *r, const char *s, const char *e)
 	return 1; /* other variables are ignored, as by jeprof */
 }
 
-static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *s,
-		       const char *e)
+/* The "--" separators of the current line: offsets from its start, n of
+ * them (more than alloc: not all stored). */
+struct seps {
+	uint32_t *v;
+	size_t n, alloc;
+};
+
+static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *line,
+		       size_t len, struct seps *sp)
 {
 	uint64_t pc;
-	const char *b = s;
+	const char *s = line, *e = line + len;
 	if (jh_parse_hex(r, &s, e, &pc))
 		return -1;
 	s = jh_skip_space(s, e);
 	if (s == e)
 		return jh_bad_line(r, "symbol line without a name '%s'",
-				   jh_quote(r, b, (size_t)(e - b)));
-	jh_symbatch_add(r->p, batch, pc, s, (size_t)(e - s));
+				   jh_quote(r, line, len));
+	size_t from = (size_t)(s - line);
+	if (sp->n > sp->alloc || (sp->n && sp->v[0] < from)) {
+		/* more than there was room for, or one before the names (never
+		 * in a line the hex parse took): the names are scanned again */
+		do {
+			if (sp->n > sp->alloc) {
+				sp->alloc = sp->n;
+				free(sp->v);
+				sp->v = xmalloc(jh_st_mult(sp->alloc, sizeof(*sp->v)));
+			}
+			jh_symscan_line(s, sp->v, sp->alloc, &sp->n);
+		} while (sp->n > sp->alloc);
+		for (size_t i = 0; i < sp->n; i++)
+			sp->v[i] += (uint32_t)from;
+	}
+	jh_symbatch_add(r->p, batch, pc, line, from, len, sp->v, sp->n);
 	return 0;
 }
 
 /* The symbol lines up to the end of the section (1: a "---" line came) or
  * to an error (-1); the lines read are in the batch. Lines are taken in
- * place from the input's buffer; the batch is stored before it is refilled. */
+ * place from the input's buffer, where one pass finds each line's end and
+ * separators; the batch is stored before the buffer is refilled. */
 static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
+	_Static_assert(JH_INPUT_SCAN_PAD >= JH_SYMSCAN_PAD, "jh_symscan_line reads past the data");
+	struct seps sp = {xmalloc(64 * sizeof(uint32_t)), 0, 64};
+	jh_symscan_fn *scan = jh_symscan_best();
 	char *line;
 	size_t len;
 	int rc;
 	for (;;) {
-		if (!jh_input_line_buffered(r->in, &line, &len)) {
+		const char *stop = scan(jh_input_next(r->in), sp.v, sp.alloc, &sp.n);
+		if (!jh_input_line_at(r->in, stop, &line, &len)) {
 			jh_symbatch_flush(r->p, b);
 			if ((rc = jh_input_line_refill(r->in, &line, &len, r->d)) <= 0)
 				break;
+			scan(line, sp.v, sp.alloc, &sp.n); /* ends at its NUL */
 		}
 		const char *s = line, *e = line + len;
 		if (len >= 2 && s[0] == '0' && s[1] == 'x') {
-			if (symbol_line(r, b, s, e))
-				return -1;
+			if ((rc = symbol_line(r, b, line, len, &sp)) < 0)
+				break;
 			continue;
 		}
 		/* the first "---" line ends the symbols (even "--- heap"); the
 		 * next header may still be one "--- heap" marker, as in jeprof */
-		if (JH_STARTS(s, e, "---"))
-			return 1;
+		if (JH_STARTS(s, e, "---")) {
+			rc = 1;
+			break;
+		}
 		if (jh_rskip_space(s, e) == s || variable(r, s, e))
 			continue;
-		return jh_bad_line(r, "unexpected line in symbol section '%s'",
-				   jh_quote(r, s, len));
+		rc = jh_bad_line(r, "unexpected line in symbol section '%s'", jh_quote(r, s, len));
+		break;
 	}
-	if (rc < 0)
-		return -1;
+	free(sp.v);
+	if (rc)
+		return rc;
 	return jh_diag_set(r->d, JH_EXIT_INPUT, jh_input_name(r->in), jh_input_lineno(r->in),
 			   "symbol section is not followed by a profile");
 }

@@ -300,50 +300,16 @@ static void sym_index_grow(struct jh_profile *p)
 	p->sym_index_cap = cap;
 }
 
-/*
- * The index key of a name: its length and five 8-byte samples (start, end,
- * quarters, middle), not a hash of every byte: most names read are equal to
- * one stored already, which memcmp then checks in full; the real hash
- * (jh_hash_str) is computed only for the distinct names stored.
- */
-static uint64_t name_key(const char *s, size_t n)
+/* Stores the new name s[0..n) (key h) at index slot j; returns its id. */
+static __attribute__((noinline)) uint32_t sym_insert(struct jh_profile *p, const char *s, size_t n,
+						     uint64_t h, size_t j)
 {
-	uint64_t a = 0, b = 0, c = 0, d = 0, e = 0;
-	if (n >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n - 8, 8);
-		memcpy(&c, s + (n - 8) / 2, 8);
-		memcpy(&d, s + (n - 8) / 4, 8);
-		memcpy(&e, s + 3 * ((n - 8) / 4), 8);
-	} else {
-		memcpy(&a, s, n);
-	}
-	uint64_t h = jh_hash_u64(a ^ (n * 0x9e3779b97f4a7c15ULL));
-	h = jh_hash_u64(h ^ b) + c;
-	return jh_hash_u64(h ^ d ^ (e << 1 | e >> 63));
-}
-
-/* Returns the id in sym_parts of s[0..n), whose name_key is h. */
-static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_t h)
-{
-	if (2 * (p->sym_index_nr + 1) > p->sym_index_cap)
-		sym_index_grow(p);
-	size_t mask = p->sym_index_cap - 1, j = h & mask;
-	struct sym_head hd;
-	for (; p->sym_index[2 * j + 1]; j = (j + 1) & mask) {
-		if (p->sym_index[2 * j] != h)
-			continue;
-		const char *x = (const char *)(uintptr_t)p->sym_index[2 * j + 1];
-		hd = sym_head(x);
-		if (hd.len == n && !memcmp(x, s, n))
-			return hd.id;
-	}
 	if (p->nsym_parts >= UINT32_MAX - 1 || n >= UINT32_MAX) {
 		fprintf(stderr, "jeheap: too many symbol names\n");
 		exit(JH_EXIT_INTERNAL);
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, SYM_HEAD_AT + n + 1) + SYM_HEAD_AT;
-	hd = (struct sym_head){(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
+	struct sym_head hd = {(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
 	memcpy(x - SYM_HEAD_AT, &hd, sizeof(hd));
 	memcpy(x - JH_NAME_PAD, JH_NAME_PREFIX, JH_NAME_PAD);
 	memcpy(x, s, n);
@@ -356,28 +322,27 @@ static uint32_t sym_store(struct jh_profile *p, const char *s, size_t n, uint64_
 	return hd.id;
 }
 
-struct jh_sympart {
-	const char *s;
-	size_t n;
-	uint64_t h;
-};
-
-/* Appends the parts of names s[0..n) to b->parts[*np ...); returns their
- * number. Parts are separated by the leftmost "--" (Perl's split /--/). */
-static size_t split_parts(struct jh_symbatch *b, size_t *np, const char *s, size_t n)
+/* Returns the id in sym_parts of s[0..n), whose jh_name_key is h; the index
+ * has room for it. */
+static inline uint32_t sym_find(struct jh_profile *p, const char *s, size_t n, uint64_t h)
 {
-	const char *e = s + n;
-	size_t first = *np;
-	while (s) {
-		const char *ps = s, *pe = jh_names_part(ps, e, &s);
-		JH_GROW(b->parts, *np + 1, b->parts_alloc);
-		b->parts[(*np)++] = (struct jh_sympart){ps, (size_t)(pe - ps), 0};
+	size_t mask = p->sym_index_cap - 1, j = h & mask;
+	uint64_t x;
+	for (; (x = p->sym_index[2 * j + 1]); j = (j + 1) & mask) {
+		if (p->sym_index[2 * j] != h)
+			continue;
+		struct sym_head hd = sym_head((const char *)(uintptr_t)x);
+		if (hd.len == n && !memcmp((const char *)(uintptr_t)x, s, n))
+			return hd.id;
 	}
-	if (*np - first > UINT32_MAX) {
-		fprintf(stderr, "jeheap: symbol line with too many names\n");
-		exit(JH_EXIT_INTERNAL);
-	}
-	return *np - first;
+	return sym_insert(p, s, n, h, j);
+}
+
+/* Makes room in the index for n more names. */
+static void sym_index_room(struct jh_profile *p, size_t n)
+{
+	while (2 * (p->sym_index_nr + n) > p->sym_index_cap)
+		sym_index_grow(p);
 }
 
 static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
@@ -392,7 +357,8 @@ static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 /* A whole line, read without split_symbols. */
 static void add_whole_symbol(struct jh_profile *p, uint64_t pc, const char *names, size_t n)
 {
-	uint32_t id = sym_store(p, names, n, name_key(names, n)); /* may move sym_parts */
+	sym_index_room(p, 1);
+	uint32_t id = sym_find(p, names, n, jh_name_key(names, n)); /* may move sym_parts */
 	new_symname(p, pc)->names = p->sym_parts[id];
 }
 
@@ -407,20 +373,20 @@ void jh_symbatch_release(struct jh_symbatch *b)
 	memset(b, 0, sizeof(*b));
 }
 
-void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, uint64_t pc, const char *names,
-		     size_t n)
+void jh_symbatch_room(struct jh_profile *p, struct jh_symbatch *b, size_t n)
 {
-	b->pcs[b->n] = pc;
-	b->names[b->n] = names;
-	b->len[b->n] = n;
-	if (++b->n == JH_SYMBATCH)
-		jh_symbatch_flush(p, b);
+	if (n >= UINT32_MAX) {
+		fprintf(stderr, "jeheap: symbol lines with too many names\n");
+		exit(JH_EXIT_INTERNAL);
+	}
+	sym_index_room(p, n);
+	JH_GROW(b->parts, n, b->parts_alloc);
 }
 
 /*
- * In three sweeps over all parts of the batch: hash and prefetch the index
- * slot; prefetch the string an equal hash points at; store (the probes now
- * mostly hit the caches).
+ * The parts were keyed and their index slots fetched when added; now the
+ * strings the slots of equal keys point at are fetched, then all are
+ * stored (the probes now mostly hit the caches).
  */
 void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 {
@@ -430,17 +396,8 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 		b->n = 0;
 		return;
 	}
-	size_t np = 0, nparts[JH_SYMBATCH];
-	for (size_t i = 0; i < b->n; i++)
-		nparts[i] = split_parts(b, &np, b->names[i], b->len[i]);
-	while (2 * (p->sym_index_nr + np) > p->sym_index_cap)
-		sym_index_grow(p); /* no growing while the batch is stored */
 	size_t mask = p->sym_index_cap - 1;
-	for (size_t k = 0; k < np; k++) {
-		b->parts[k].h = name_key(b->parts[k].s, b->parts[k].n);
-		__builtin_prefetch(&p->sym_index[2 * (b->parts[k].h & mask)]);
-	}
-	for (size_t k = 0; k < np; k++) {
+	for (size_t k = 0; k < b->nparts; k++) {
 		const uint64_t *slot = &p->sym_index[2 * (b->parts[k].h & mask)];
 		if (!slot[1] || slot[0] != b->parts[k].h)
 			continue;
@@ -450,15 +407,17 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 			__builtin_prefetch(x + o);
 	}
 	const struct jh_sympart *part = b->parts;
+	JH_GROW_LARGE(p->syms, p->nsyms + b->n, p->syms_alloc);
+	JH_GROW_LARGE(p->sym_frames, p->nsym_frames + b->nparts, p->sym_frames_alloc);
 	for (size_t i = 0; i < b->n; i++) {
-		struct jh_symname *sym = new_symname(p, b->pcs[i]);
-		sym->first = (uint32_t)p->nsym_frames;
-		sym->nparts = (uint32_t)nparts[i];
-		JH_GROW_LARGE(p->sym_frames, p->nsym_frames + nparts[i], p->sym_frames_alloc);
-		for (size_t k = 0; k < nparts[i]; k++, part++)
-			p->sym_frames[p->nsym_frames++] = sym_store(p, part->s, part->n, part->h);
+		uint32_t np = (uint32_t)b->len[i], *out = p->sym_frames + p->nsym_frames;
+		p->syms[p->nsyms++] = (struct jh_symname){b->pcs[i], NULL, (uint32_t)p->nsym_frames, np};
+		for (uint32_t k = 0; k < np; k++, part++)
+			out[k] = sym_find(p, part->s, part->n, part->h);
+		p->nsym_frames += np;
 	}
 	b->n = 0;
+	b->nparts = 0;
 }
 
 /* Orders by pc, and lines of one pc by position in the file. */

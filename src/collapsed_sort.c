@@ -9,62 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * JH_MSORT(name, T, le): a stable merge sort of T a[0..n) with a scratch
- * array tmp[0..n); le(x, y) (pointers to T) says whether x may come before
- * y. Comparisons are inlined (qsort's calls through a pointer cost more
- * than the comparisons themselves here) and merges do not branch on the
- * order.
- */
-#define JH_MSORT(name, T, le)                                                       \
-	/* merges the runs of w of src[0..n) into dst */                              \
-	static void name##_pass(const T *src, T *dst, size_t n, size_t w)             \
-	{                                                                               \
-		for (size_t lo = 0; lo < n; lo += 2 * w) {                                  \
-			size_t mid = lo + w < n ? lo + w : n;                                   \
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                            \
-			/* from both ends at once (two independent chains): the front   \
-			 * takes the smaller half, the back the larger */                 \
-			size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;             \
-			size_t nb = (hi - lo) / 2, nf = hi - lo - nb;                           \
-			for (size_t t = 0; t < nf; t++) {                                       \
-				int r_ = i == mid || (j < hi && !le(&src[i], &src[j]));             \
-				const T *p_ = r_ ? &src[j] : &src[i];                               \
-				dst[k++] = *p_;                                                     \
-				j += r_;                                                            \
-				i += !r_;                                                           \
-				if (t < nb) {                                                       \
-					int l_ = je == mid || (ie > lo && !le(&src[ie - 1], &src[je - 1])); \
-					const T *q_ = l_ ? &src[ie - 1] : &src[je - 1];                 \
-					dst[--ke] = *q_;                                                \
-					ie -= l_;                                                       \
-					je -= !l_;                                                      \
-				}                                                                   \
-			}                                                                       \
-		}                                                                           \
-	}                                                                               \
-	static void name(T *a, size_t n, T *tmp)                                        \
-	{                                                                               \
-		for (size_t lo = 0; lo < n; lo += 4) { /* insertion-sorted runs */          \
-			size_t hi = lo + 4 < n ? lo + 4 : n;                                    \
-			for (size_t i = lo + 1; i < hi; i++) {                                  \
-				T x = a[i];                                                         \
-				size_t j = i;                                                       \
-				for (; j > lo && !le(&a[j - 1], &x); j--)                           \
-					a[j] = a[j - 1];                                                \
-				a[j] = x;                                                           \
-			}                                                                       \
-		}                                                                           \
-		T *src = a, *dst = tmp;                                                     \
-		for (size_t w = 4; w < n; w *= 2) {                                         \
-			name##_pass(src, dst, n, w);                                            \
-			T *t = src;                                                             \
-			src = dst;                                                              \
-			dst = t;                                                                \
-		}                                                                           \
-		if (src != a)                                                               \
-			memcpy(a, src, n * sizeof(*a));                                         \
-	}
+#include "collapsed_msort.h"
 
 /* ---- ranks of the element strings ---- */
 

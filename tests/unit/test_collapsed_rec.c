@@ -11,15 +11,14 @@
 
 #include <stdlib.h>
 
+#include "xorshift_test.h"
+
 #include "collapsed_rec.h"
 
 static uint64_t rnd_state = 88172645463325252ULL;
 static uint64_t rnd(void)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
+	return jh_test_rnd(&rnd_state);
 }
 
 static void test_limits(void **state)

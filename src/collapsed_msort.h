@@ -3,6 +3,7 @@
 #define JEHEAP_COLLAPSED_MSORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Elements of T sorted a block at a time before blocks are merged: a
@@ -19,31 +20,33 @@
  * it is in cache), the same merges as pass by pass over the whole array.
  */
 #define JH_MSORT(name, T, le)                                                       \
+	/* merges src[lo..mid) and src[mid..hi) into dst[lo..hi) */                 \
+	static inline void name##_merge(const T *src, size_t lo, size_t mid, size_t hi, T *dst) \
+	{                                                                               \
+		/* from both ends at once (two independent chains): the front   \
+		 * takes the smaller half, the back the larger */                 \
+		size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;                 \
+		size_t nb = (hi - lo) / 2, nf = hi - lo - nb;                               \
+		for (size_t t = 0; t < nf; t++) {                                           \
+			int r_ = i == mid || (j < hi && !le(&src[i], &src[j]));                 \
+			const T *p_ = r_ ? &src[j] : &src[i];                                   \
+			dst[k++] = *p_;                                                         \
+			j += r_;                                                                \
+			i += !r_;                                                               \
+			if (t < nb) {                                                           \
+				int l_ = je == mid || (ie > lo && !le(&src[ie - 1], &src[je - 1])); \
+				const T *q_ = l_ ? &src[ie - 1] : &src[je - 1];                     \
+				dst[--ke] = *q_;                                                    \
+				ie -= l_;                                                           \
+				je -= !l_;                                                          \
+			}                                                                       \
+		}                                                                           \
+	}                                                                               \
 	/* merges the runs of w of src[0..n) into dst */                              \
 	static void name##_pass(const T *src, T *dst, size_t n, size_t w)             \
 	{                                                                               \
-		for (size_t lo = 0; lo < n; lo += 2 * w) {                                  \
-			size_t mid = lo + w < n ? lo + w : n;                                   \
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                            \
-			/* from both ends at once (two independent chains): the front   \
-			 * takes the smaller half, the back the larger */                 \
-			size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;             \
-			size_t nb = (hi - lo) / 2, nf = hi - lo - nb;                           \
-			for (size_t t = 0; t < nf; t++) {                                       \
-				int r_ = i == mid || (j < hi && !le(&src[i], &src[j]));             \
-				const T *p_ = r_ ? &src[j] : &src[i];                               \
-				dst[k++] = *p_;                                                     \
-				j += r_;                                                            \
-				i += !r_;                                                           \
-				if (t < nb) {                                                       \
-					int l_ = je == mid || (ie > lo && !le(&src[ie - 1], &src[je - 1])); \
-					const T *q_ = l_ ? &src[ie - 1] : &src[je - 1];                 \
-					dst[--ke] = *q_;                                                \
-					ie -= l_;                                                       \
-					je -= !l_;                                                      \
-				}                                                                   \
-			}                                                                       \
-		}                                                                           \
+		for (size_t lo = 0; lo < n; lo += 2 * w)                                    \
+			name##_merge(src, lo, lo + w < n ? lo + w : n, lo + 2 * w < n ? lo + 2 * w : n, dst); \
 	}                                                                               \
 	/* the passes of widths w to below wend from src[0..n) through dst; 1 if \
 	 * the result is in dst */                                                \
@@ -80,6 +83,48 @@
 		}                                                                           \
 		if (in_tmp ? !name##_passes(tmp, n, a, w, n) : name##_passes(a, n, tmp, w, n)) \
 			memcpy(a, tmp, n * sizeof(*a));                                         \
+	}
+
+/*
+ * JH_MSD_SORT(name, T, key, msort): sorts T a[0..n) (scratch tmp[0..n))
+ * as msort (a JH_MSORT) does, where le orders elements of different keys
+ * (key(x): an unsigned __int128) as the keys: most significant digit
+ * first on the keys' highest bits that differ, up to 2^11 buckets that
+ * are sorted the same way, msort for a few elements or equal keys (not
+ * stable).
+ */
+#define JH_MSD_MIN 64
+#define JH_MSD_SORT(name, T, key, msort)                                            \
+	static void name(T *a, size_t n, T *tmp)                                        \
+	{                                                                               \
+		if (n <= JH_MSD_MIN) {                                                      \
+			msort(a, n, tmp);                                                       \
+			return;                                                                 \
+		}                                                                           \
+		unsigned __int128 k0 = key(&a[0]), x = 0;                                   \
+		for (size_t i = 1; i < n; i++)                                              \
+			x |= key(&a[i]) ^ k0;                                                   \
+		if (!x) {                                                                   \
+			msort(a, n, tmp);                                                       \
+			return;                                                                 \
+		}                                                                           \
+		uint64_t xh = (uint64_t)(x >> 64);                                          \
+		int top = xh ? 127 - __builtin_clzll(xh) : 63 - __builtin_clzll((uint64_t)x); \
+		int bits = 64 - __builtin_clzll(n / 16); /* about 16 a bucket */            \
+		bits = bits > 11 ? 11 : bits;                                               \
+		int sh = top + 1 - bits > 0 ? top + 1 - bits : 0;                           \
+		size_t nb = (size_t)1 << bits, mask = nb - 1, at[(1 << 11) + 1];            \
+		memset(at, 0, (nb + 1) * sizeof(*at));                                      \
+		for (size_t i = 0; i < n; i++)                                              \
+			at[((size_t)(key(&a[i]) >> sh) & mask) + 1]++;                          \
+		for (size_t d = 1; d <= nb; d++)                                            \
+			at[d] += at[d - 1];                                                     \
+		for (size_t i = 0; i < n; i++)                                              \
+			tmp[at[(size_t)(key(&a[i]) >> sh) & mask]++] = a[i];                    \
+		memcpy(a, tmp, n * sizeof(*a)); /* at[d]: the end of bucket d */            \
+		for (size_t d = 0, lo = 0; d < nb; lo = at[d++])                            \
+			if (at[d] - lo > 1)                                                     \
+				name(a + lo, at[d] - lo, tmp + lo);                                 \
 	}
 
 #endif

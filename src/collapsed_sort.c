@@ -75,7 +75,9 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 }
 
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)
-JH_MSORT(sort_rkeys, struct rkey, RKEY_LE)
+#define RKEY_KEY(x) ((x)->k)
+JH_MSORT(msort_rkeys, struct rkey, RKEY_LE)
+JH_MSD_SORT(sort_rkeys, struct rkey, RKEY_KEY, msort_rkeys)
 
 /* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
  * strings to rank. */
@@ -340,7 +342,9 @@ static inline int keyed_le(const struct keyed *a, const struct keyed *b)
 }
 
 #define KEYED_LE(x, y) keyed_le((x), (y))
+#define KEYED_KEY(x) ((unsigned __int128)(x)->key[0] << 64 | (x)->key[1])
 JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
+JH_MSD_SORT(sort_long_keyed, struct keyed, KEYED_KEY, sort_keyed)
 
 size_t jh_coll_scratch(size_t nel, size_t nstacks)
 {
@@ -369,7 +373,20 @@ uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch)
 			kd[s].stack |= KEY_SHORT;
 	}
 	sort_coll = c;
-	sort_keyed(kd, n, tmp);
+	/* the lines that do not end within their keys, ordered by them first
+	 * (most of them), then the others, merged */
+	size_t nl = 0, ns = 0;
+	for (size_t s = 0; s < n; s++) {
+		if (kd[s].stack & KEY_SHORT)
+			tmp[ns++] = kd[s];
+		else
+			kd[nl++] = kd[s];
+	}
+	memcpy(kd + nl, tmp, ns * sizeof(*kd));
+	sort_long_keyed(kd, nl, tmp);
+	sort_keyed(kd + nl, ns, tmp);
+	sort_keyed_merge(kd, 0, nl, n, tmp);
+	kd = tmp;
 	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
 	for (size_t s = 0; s < n; s++)
 		order[s] = kd[s].stack & ~KEY_SHORT;

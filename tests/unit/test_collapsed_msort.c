@@ -1,8 +1,11 @@
-/* test_collapsed_msort.c - the merge sort of --collapsed's keys
- * (collapsed_msort.h), sorted a cache-sized block at a time and then
- * merged: the same order as qsort's, ties kept in input order (stable),
- * for sizes around the block and run edges, of two element sizes (two
- * block sizes), random keys with many ties and without. */
+/* test_collapsed_msort.c - the sorts of --collapsed's keys
+ * (collapsed_msort.h): the merge sort, sorted a cache-sized block at a
+ * time and then merged, gives the same order as qsort's, ties kept in
+ * input order (stable), for sizes around the block and run edges, of two
+ * element sizes (two block sizes), random keys with many ties and
+ * without; the radix split (most significant digit first) on 128-bit
+ * keys that differ in either half or both gives qsort's order of keys,
+ * every element kept. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,11 +109,68 @@ static void test_big(void **state)
 	}
 }
 
+struct wide {
+	uint64_t hi, lo;
+	uint32_t idx;
+};
+#define WIDE_KEY(x) ((unsigned __int128)(x)->hi << 64 | (x)->lo)
+#define WIDE_LE(x, y) (WIDE_KEY(x) <= WIDE_KEY(y))
+JH_MSORT(msort_wide, struct wide, WIDE_LE)
+JH_MSD_SORT(sort_wide, struct wide, WIDE_KEY, msort_wide)
+
+static int cmp_wide(const void *a, const void *b)
+{
+	unsigned __int128 x = WIDE_KEY((const struct wide *)a), y = WIDE_KEY((const struct wide *)b);
+	return (x > y) - (x < y);
+}
+
+/* n keys: hi below hr and lo below lr (0: any), the lo bits shifted by ls. */
+static void check_wide(size_t n, uint64_t hr, uint64_t lr, int ls)
+{
+	struct wide *a = calloc(n + 1, sizeof(*a)), *orig = calloc(n + 1, sizeof(*a));
+	struct wide *tmp = calloc(n + 1, sizeof(*a));
+	uint32_t *seen = calloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		a[i].hi = hr ? rnd() % hr : rnd();
+		a[i].lo = (lr ? rnd() % lr : rnd()) << ls;
+		a[i].idx = (uint32_t)i;
+	}
+	memcpy(orig, a, n * sizeof(*a));
+	sort_wide(a, n, tmp);
+	struct wide *want = tmp; /* done with */
+	memcpy(want, orig, n * sizeof(*a));
+	qsort(want, n, sizeof(*a), cmp_wide);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(WIDE_KEY(&a[i]) == WIDE_KEY(&want[i]));
+		assert_true(a[i].idx < n);
+		assert_true(WIDE_KEY(&a[i]) == WIDE_KEY(&orig[a[i].idx]));
+		assert_int_equal(seen[a[i].idx]++, 0);
+	}
+	free(a);
+	free(orig);
+	free(tmp);
+	free(seen);
+}
+
+static void test_msd(void **state)
+{
+	(void)state;
+	static const size_t n[] = {0, 1, 2, 63, 64, 65, 66, 100, 1000, 2047, 2048, 2049, 40000};
+	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
+		check_wide(n[i], 0, 0, 0);   /* differ in the high half */
+		check_wide(n[i], 1, 0, 0);   /* only in the low half */
+		check_wide(n[i], 3, 5, 60);  /* both, few values, top bits */
+		check_wide(n[i], 2, 1000, 0); /* both, ties */
+		check_wide(n[i], 1, 1, 0);   /* all equal */
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small),
 		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_msd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,15 +86,15 @@
 	}
 
 /*
- * JH_MSD_SORT(name, T, key, msort): sorts T a[0..n) (scratch tmp[0..n))
- * as msort (a JH_MSORT) does, where le orders elements of different keys
- * (key(x): an unsigned __int128) as the keys: most significant digit
- * first on the keys' highest bits that differ, up to 2^11 buckets that
- * are sorted the same way, msort for a few elements or equal keys (not
- * stable).
+ * JH_MSD_SORT(name, T, key, msort, ties): sorts T a[0..n) (scratch
+ * tmp[0..n)) as msort (a JH_MSORT) does, where le orders elements of
+ * different keys (key(x): an unsigned __int128) as the keys: most
+ * significant digit first on the keys' highest bits that differ, up to
+ * 2^11 buckets that are sorted the same way, msort for a few elements, or
+ * for equal keys when ties (else they are left as they are). Not stable.
  */
 #define JH_MSD_MIN 64
-#define JH_MSD_SORT(name, T, key, msort)                                            \
+#define JH_MSD_SORT(name, T, key, msort, ties)                                         \
 	static void name(T *a, size_t n, T *tmp)                                        \
 	{                                                                               \
 		if (n <= JH_MSD_MIN) {                                                      \
@@ -105,7 +105,8 @@
 		for (size_t i = 1; i < n; i++)                                              \
 			x |= key(&a[i]) ^ k0;                                                   \
 		if (!x) {                                                                   \
-			msort(a, n, tmp);                                                       \
+			if (ties)                                                               \
+				msort(a, n, tmp);                                                   \
 			return;                                                                 \
 		}                                                                           \
 		uint64_t xh = (uint64_t)(x >> 64);                                          \

@@ -77,7 +77,7 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)
 #define RKEY_KEY(x) ((x)->k)
 JH_MSORT(msort_rkeys, struct rkey, RKEY_LE)
-JH_MSD_SORT(sort_rkeys, struct rkey, RKEY_KEY, msort_rkeys)
+JH_MSD_SORT(sort_rkeys, struct rkey, RKEY_KEY, msort_rkeys, 0) /* equal chunks: any order */
 
 /* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
  * strings to rank. */
@@ -344,7 +344,7 @@ static inline int keyed_le(const struct keyed *a, const struct keyed *b)
 #define KEYED_LE(x, y) keyed_le((x), (y))
 #define KEYED_KEY(x) ((unsigned __int128)(x)->key[0] << 64 | (x)->key[1])
 JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
-JH_MSD_SORT(sort_long_keyed, struct keyed, KEYED_KEY, sort_keyed)
+JH_MSD_SORT(sort_long_keyed, struct keyed, KEYED_KEY, sort_keyed, 1)
 
 size_t jh_coll_scratch(size_t nel, size_t nstacks)
 {

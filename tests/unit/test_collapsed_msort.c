@@ -114,18 +114,22 @@ struct wide {
 	uint32_t idx;
 };
 #define WIDE_KEY(x) ((unsigned __int128)(x)->hi << 64 | (x)->lo)
-#define WIDE_LE(x, y) (WIDE_KEY(x) <= WIDE_KEY(y))
+/* ties broken beyond the key (as the stack keys' are) */
+#define WIDE_LE(x, y) (WIDE_KEY(x) < WIDE_KEY(y) || (WIDE_KEY(x) == WIDE_KEY(y) && (x)->idx <= (y)->idx))
 JH_MSORT(msort_wide, struct wide, WIDE_LE)
-JH_MSD_SORT(sort_wide, struct wide, WIDE_KEY, msort_wide)
+JH_MSD_SORT(sort_wide, struct wide, WIDE_KEY, msort_wide, 1)
+JH_MSD_SORT(sort_wide_anyhow, struct wide, WIDE_KEY, msort_wide, 0)
 
 static int cmp_wide(const void *a, const void *b)
 {
-	unsigned __int128 x = WIDE_KEY((const struct wide *)a), y = WIDE_KEY((const struct wide *)b);
-	return (x > y) - (x < y);
+	const struct wide *p = a, *q = b;
+	unsigned __int128 x = WIDE_KEY(p), y = WIDE_KEY(q);
+	return x != y ? (x > y) - (x < y) : (p->idx > q->idx) - (p->idx < q->idx);
 }
 
-/* n keys: hi below hr and lo below lr (0: any), the lo bits shifted by ls. */
-static void check_wide(size_t n, uint64_t hr, uint64_t lr, int ls)
+/* n keys: hi below hr and lo below lr (0: any), the lo bits shifted by
+ * ls; sorted with ties broken (qsort's order exactly) or left. */
+static void check_wide(size_t n, uint64_t hr, uint64_t lr, int ls, int ties)
 {
 	struct wide *a = calloc(n + 1, sizeof(*a)), *orig = calloc(n + 1, sizeof(*a));
 	struct wide *tmp = calloc(n + 1, sizeof(*a));
@@ -136,12 +140,17 @@ static void check_wide(size_t n, uint64_t hr, uint64_t lr, int ls)
 		a[i].idx = (uint32_t)i;
 	}
 	memcpy(orig, a, n * sizeof(*a));
-	sort_wide(a, n, tmp);
+	if (ties)
+		sort_wide(a, n, tmp);
+	else
+		sort_wide_anyhow(a, n, tmp);
 	struct wide *want = tmp; /* done with */
 	memcpy(want, orig, n * sizeof(*a));
 	qsort(want, n, sizeof(*a), cmp_wide);
 	for (size_t i = 0; i < n; i++) {
 		assert_true(WIDE_KEY(&a[i]) == WIDE_KEY(&want[i]));
+		if (ties)
+			assert_int_equal(a[i].idx, want[i].idx);
 		assert_true(a[i].idx < n);
 		assert_true(WIDE_KEY(&a[i]) == WIDE_KEY(&orig[a[i].idx]));
 		assert_int_equal(seen[a[i].idx]++, 0);
@@ -157,11 +166,13 @@ static void test_msd(void **state)
 	(void)state;
 	static const size_t n[] = {0, 1, 2, 63, 64, 65, 66, 100, 1000, 2047, 2048, 2049, 40000};
 	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
-		check_wide(n[i], 0, 0, 0);   /* differ in the high half */
-		check_wide(n[i], 1, 0, 0);   /* only in the low half */
-		check_wide(n[i], 3, 5, 60);  /* both, few values, top bits */
-		check_wide(n[i], 2, 1000, 0); /* both, ties */
-		check_wide(n[i], 1, 1, 0);   /* all equal */
+		for (int ties = 0; ties < 2; ties++) {
+			check_wide(n[i], 0, 0, 0, ties);   /* differ in the high half */
+			check_wide(n[i], 1, 0, 0, ties);   /* only in the low half */
+			check_wide(n[i], 3, 5, 60, ties);  /* both, few values, top bits */
+			check_wide(n[i], 2, 1000, 0, ties); /* both, ties */
+			check_wide(n[i], 1, 1, 0, ties);   /* all equal */
+		}
 	}
 }
 

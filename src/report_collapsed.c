@@ -282,16 +282,21 @@ static __attribute__((noinline)) struct iovec *iovs_flush(struct iovs *k, struct
  * element, then after its last. */
 static inline __attribute__((always_inline)) struct iovec *
 iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_t *r, size_t *sep,
-	 int check)
+	 int check, int avx2)
 {
 	struct iovec *end = k->iov + NIOV;
 	if (__builtin_expect(r[0] != 0, 1)) {
 		if (check && end - v < JH_COLL_INREC)
 			v = iovs_flush(k, v);
 		/* all four unpacked (no branch on the count) */
-		jh_coll_rec_unpack(r, *sep, v);
+#ifdef JH_COLL_REC_AVX2
+		if (avx2)
+			jh_coll_rec_unpack_avx2(r, *sep, v);
+		else
+#endif
+			jh_coll_rec_unpack(r, *sep, v);
 		*sep = jh_coll_rec_sep(r);
-		return v + jh_coll_rec_count(r);
+		return jh_coll_rec_next(r, v);
 	}
 	const struct jh_coll_str *p = c->ovf + r[1];
 	for (uint64_t j = 0; j < r[2]; j++) {
@@ -304,12 +309,13 @@ iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_
 }
 
 /* Gathers stack's line (see jh_coll_line) at v. */
-static inline struct iovec *iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c,
-				      uint32_t stack)
+static inline __attribute__((always_inline)) struct iovec *
+iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t stack, int avx2)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
 	const struct iovec *end = k->iov + NIOV;
+	const uint64_t(*rec)[JH_COLL_INREC] = c->rec; /* (not reloaded after stores) */
 	size_t sep = 0; /* the separator before the next element (none first) */
 	uint32_t i = gs->len;
 	/* room for all its records (and the last two pieces) made first,
@@ -318,14 +324,14 @@ static inline struct iovec *iovs_line(struct iovs *k, struct iovec *v, const str
 		v = iovs_flush(k, v);
 	if ((size_t)(end - v) >= (size_t)i * JH_COLL_INREC + 2) {
 		for (; i > 0; i--) { /* root first */
-			const uint64_t *r = c->rec[locs[i - 1]];
+			const uint64_t *r = rec[locs[i - 1]];
 			if (__builtin_expect(!r[0], 0))
 				break;
-			v = iovs_loc(k, v, c, r, &sep, 0);
+			v = iovs_loc(k, v, c, r, &sep, 0, avx2);
 		}
 	}
 	for (; i-- > 0;)
-		v = iovs_loc(k, v, c, c->rec[locs[i]], &sep, 1);
+		v = iovs_loc(k, v, c, rec[locs[i]], &sep, 1, avx2);
 	if (end - v < 2)
 		v = iovs_flush(k, v);
 	if (sep == JH_NAME_PAD) /* the last element is inline */
@@ -350,25 +356,54 @@ static int direct_fd(FILE *out)
 	return fd;
 }
 
-/* Writes the sorted lines with writev to fd (direct_fd of out). */
-static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
+/* Gathers and writes the lines in order (avx2: a constant, unpacking with
+ * AVX2). */
+static inline __attribute__((always_inline)) void
+write_lines(struct iovs *k, const struct jh_coll *c, const uint32_t *order, int avx2)
 {
 	const struct jh_graph *g = c->g;
-	if (fflush(out))
-		return -1;
-	build_records(c);
-	struct iovs *k = xmalloc(sizeof(*k));
-	k->fd = fd;
-	k->err = 0;
 	struct iovec *v = k->iov;
 	for (size_t s = 0; s < g->nstacks && !k->err; s++) {
 		if (s + 10 < g->nstacks)
 			__builtin_prefetch(&g->stacks[order[s + 10]]);
 		prefetch_stack(c, order, s + 6, 1);
 		prefetch_stack(c, order, s + 3, 0);
-		v = iovs_line(k, v, c, order[s]);
+		v = iovs_line(k, v, c, order[s], avx2);
 	}
 	iovs_flush(k, v);
+}
+
+static __attribute__((noinline)) void write_lines_base(struct iovs *k, const struct jh_coll *c,
+						       const uint32_t *order)
+{
+	write_lines(k, c, order, 0);
+}
+
+#ifdef JH_COLL_REC_AVX2
+/* (flatten: the unpacking, of this target, is inlined here) */
+static __attribute__((noinline, target("avx2"), flatten)) void
+write_lines_avx2(struct iovs *k, const struct jh_coll *c, const uint32_t *order)
+{
+	write_lines(k, c, order, 1);
+}
+#endif
+
+/* Writes the sorted lines with writev to fd (direct_fd of out). */
+static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
+{
+	if (fflush(out))
+		return -1;
+	build_records(c);
+	struct iovs *k = xmalloc(sizeof(*k));
+	k->fd = fd;
+	k->err = 0;
+#ifdef JH_COLL_REC_AVX2
+	/* (JH_NO_AVX2: the other way, for tests on machines with AVX2) */
+	if (__builtin_cpu_supports("avx2") && !getenv("JH_NO_AVX2"))
+		write_lines_avx2(k, c, order);
+	else
+#endif
+		write_lines_base(k, c, order);
 	int r = k->err ? -1 : 0;
 	free(k);
 	return r;

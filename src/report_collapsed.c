@@ -284,6 +284,7 @@ static inline __attribute__((always_inline)) struct iovec *
 iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_t *r, size_t *sep,
 	 int check, int avx2)
 {
+	(void)avx2; /* (without JH_COLL_REC_AVX2) */
 	struct iovec *end = k->iov + NIOV;
 	if (__builtin_expect(r[0] != 0, 1)) {
 		if (check && end - v < JH_COLL_INREC)

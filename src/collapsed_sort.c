@@ -278,15 +278,20 @@ static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	unsigned f = 0, nf = 2 * key_per;
+	unsigned w = 0, left = key_per; /* the word filled, its fields left (no division) */
 	uint64_t k[2] = {0, 0};
-	for (uint32_t li = gs->len; li-- > 0 && f < nf;) {
+	for (uint32_t li = gs->len; li-- > 0 && w < 2;) {
 		uint32_t e = c->eoff[locs[li]], end = c->eoff[locs[li] + 1] - !li; /* not the last */
-		for (; e < end && f < nf; e++, f++)
-			k[f / key_per] = k[f / key_per] << key_bits | (c->rk[e] + 1);
+		for (; e < end && w < 2; e++) {
+			k[w] = k[w] << key_bits | (c->rk[e] + 1);
+			if (!--left) {
+				w++;
+				left = key_per;
+			}
+		}
 	}
-	for (; f < nf; f++)
-		k[f / key_per] <<= key_bits;
+	if (w < 2 && left < key_per) /* the fields left are 0 (and the words */
+		k[w] <<= key_bits * left; /* not begun, which are 0) */
 	key[0] = k[0];
 	key[1] = k[1];
 }

@@ -318,21 +318,22 @@ iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t sta
 	const struct iovec *end = k->iov + NIOV;
 	const uint64_t(*rec)[JH_COLL_INREC] = c->rec; /* (not reloaded after stores) */
 	size_t sep = 0; /* the separator before the next element (none first) */
-	uint32_t i = gs->len;
+	const uint32_t *p = locs + gs->len; /* past the next location's id */
+	size_t room = (size_t)gs->len * JH_COLL_INREC + 2;
 	/* room for all its records (and the last two pieces) made first,
 	 * unless the line is very long or has records that are not */
-	if ((size_t)(end - v) < (size_t)i * JH_COLL_INREC + 2)
+	if ((size_t)(end - v) < room)
 		v = iovs_flush(k, v);
-	if ((size_t)(end - v) >= (size_t)i * JH_COLL_INREC + 2) {
-		for (; i > 0; i--) { /* root first */
-			const uint64_t *r = rec[locs[i - 1]];
+	if ((size_t)(end - v) >= room) {
+		for (; p > locs; p--) { /* root first */
+			const uint64_t *r = rec[p[-1]];
 			if (__builtin_expect(!r[0], 0))
 				break;
 			v = iovs_loc(k, v, c, r, &sep, 0, avx2);
 		}
 	}
-	for (; i-- > 0;)
-		v = iovs_loc(k, v, c, rec[locs[i]], &sep, 1, avx2);
+	while (p > locs)
+		v = iovs_loc(k, v, c, rec[*--p], &sep, 1, avx2);
 	if (end - v < 2)
 		v = iovs_flush(k, v);
 	if (sep == JH_NAME_PAD) /* the last element is inline */

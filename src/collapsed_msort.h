@@ -93,7 +93,7 @@
  * 2^11 buckets that are sorted the same way, msort for a few elements, or
  * for equal keys when ties (else they are left as they are). Not stable.
  */
-#define JH_MSD_MIN 64
+#define JH_MSD_MIN 16
 #define JH_MSD_SORT(name, T, key, msort, ties)                                         \
 	static void name(T *a, size_t n, T *tmp)                                        \
 	{                                                                               \
@@ -111,10 +111,12 @@
 		}                                                                           \
 		uint64_t xh = (uint64_t)(x >> 64);                                          \
 		int top = xh ? 127 - __builtin_clzll(xh) : 63 - __builtin_clzll((uint64_t)x); \
-		int bits = 64 - __builtin_clzll(n / 16); /* about 16 a bucket */            \
+		int bits = 64 - __builtin_clzll(n / 8); /* about 8 a bucket */            \
 		bits = bits > 11 ? 11 : bits;                                               \
 		int sh = top + 1 - bits > 0 ? top + 1 - bits : 0;                           \
-		size_t nb = (size_t)1 << bits, mask = nb - 1, at[(1 << 11) + 1];            \
+		size_t nb = (size_t)1 << bits, mask = nb - 1;                               \
+		uint32_t at[(1 << 11) + 1]; /* n below 2^32; 8 KiB a level, levels of    \
+		                             * large n 11 bits down each (about 12) */    \
 		memset(at, 0, (nb + 1) * sizeof(*at));                                      \
 		for (size_t i = 0; i < n; i++)                                              \
 			at[((size_t)(key(&a[i]) >> sh) & mask) + 1]++;                          \

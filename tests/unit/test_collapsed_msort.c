@@ -164,7 +164,7 @@ static void check_wide(size_t n, uint64_t hr, uint64_t lr, int ls, int ties)
 static void test_msd(void **state)
 {
 	(void)state;
-	static const size_t n[] = {0, 1, 2, 63, 64, 65, 66, 100, 1000, 2047, 2048, 2049, 40000};
+	static const size_t n[] = {0, 1, 2, 15, 16, 17, 18, 63, 64, 65, 100, 1000, 2047, 2048, 2049, 40000};
 	for (size_t i = 0; i < sizeof(n) / sizeof(*n); i++) {
 		for (int ties = 0; ties < 2; ties++) {
 			check_wide(n[i], 0, 0, 0, ties);   /* differ in the high half */

@@ -95,39 +95,63 @@
  */
 #define JH_MSD_MIN 16
 #define JH_MSD_SORT(name, T, key, msort, ties)                                         \
-	static void name(T *a, size_t n, T *tmp)                                        \
+	/* the digit to split a[0..n) on, bits [*sh, *sh + bits) of the keys; 0 \
+	 * when all keys are equal */                                             \
+	static int name##_digit(const T *a, size_t n, int *sh)                       \
 	{                                                                               \
-		if (n <= JH_MSD_MIN) {                                                      \
-			msort(a, n, tmp);                                                       \
-			return;                                                                 \
-		}                                                                           \
 		unsigned __int128 k0 = key(&a[0]), x = 0;                                   \
 		for (size_t i = 1; i < n; i++)                                              \
 			x |= key(&a[i]) ^ k0;                                                   \
-		if (!x) {                                                                   \
-			if (ties)                                                               \
-				msort(a, n, tmp);                                                   \
-			return;                                                                 \
-		}                                                                           \
+		if (!x)                                                                     \
+			return 0;                                                               \
 		uint64_t xh = (uint64_t)(x >> 64);                                          \
 		int top = xh ? 127 - __builtin_clzll(xh) : 63 - __builtin_clzll((uint64_t)x); \
 		int bits = 64 - __builtin_clzll(n / 8); /* about 8 a bucket */            \
 		bits = bits > 11 ? 11 : bits;                                               \
-		int sh = top + 1 - bits > 0 ? top + 1 - bits : 0;                           \
+		*sh = top + 1 - bits > 0 ? top + 1 - bits : 0;                              \
+		return bits;                                                                \
+	}                                                                               \
+	/* src[0..n) into dst by that digit; at[d]: the end of bucket d (n below \
+	 * 2^32) */                                                               \
+	static void name##_scatter(const T *src, size_t n, T *dst, int bits, int sh,  \
+				   uint32_t *at)                                      \
+	{                                                                               \
 		size_t nb = (size_t)1 << bits, mask = nb - 1;                               \
-		uint32_t at[(1 << 11) + 1]; /* n below 2^32; 8 KiB a level, levels of    \
-		                             * large n 11 bits down each (about 12) */    \
 		memset(at, 0, (nb + 1) * sizeof(*at));                                      \
 		for (size_t i = 0; i < n; i++)                                              \
-			at[((size_t)(key(&a[i]) >> sh) & mask) + 1]++;                          \
+			at[((size_t)(key(&src[i]) >> sh) & mask) + 1]++;                        \
 		for (size_t d = 1; d <= nb; d++)                                            \
 			at[d] += at[d - 1];                                                     \
 		for (size_t i = 0; i < n; i++)                                              \
-			tmp[at[(size_t)(key(&a[i]) >> sh) & mask]++] = a[i];                    \
-		memcpy(a, tmp, n * sizeof(*a)); /* at[d]: the end of bucket d */            \
-		for (size_t d = 0, lo = 0; d < nb; lo = at[d++])                            \
+			dst[at[(size_t)(key(&src[i]) >> sh) & mask]++] = src[i];                \
+	}                                                                               \
+	/* sorts src[0..n) into src (in_src) or into other, the other array      \
+	 * scratch: buckets are scattered into other and sorted from there, with \
+	 * no copy back (8 KiB of stack a level; levels of many elements go 11   \
+	 * bits down each) */                                                     \
+	static void name##_sort(T *src, size_t n, T *other, int in_src)              \
+	{                                                                               \
+		int sh, bits = n > JH_MSD_MIN ? name##_digit(src, n, &sh) : -1;             \
+		if (bits <= 0) {                                                            \
+			T *a = in_src ? src : other, *t = in_src ? other : src;                 \
+			for (size_t i = 0; !in_src && i < n; i++)                               \
+				other[i] = src[i];                                                  \
+			if (bits < 0 || ties)                                                   \
+				msort(a, n, t);                                                     \
+			return;                                                                 \
+		}                                                                           \
+		uint32_t at[(1 << 11) + 1];                                                 \
+		name##_scatter(src, n, other, bits, sh, at);                                \
+		for (size_t d = 0, lo = 0; d < (size_t)1 << bits; lo = at[d++]) {           \
 			if (at[d] - lo > 1)                                                     \
-				name(a + lo, at[d] - lo, tmp + lo);                                 \
+				name##_sort(other + lo, at[d] - lo, src + lo, !in_src);             \
+			else if (at[d] > lo && in_src)                                          \
+				src[lo] = other[lo];                                                \
+		}                                                                           \
+	}                                                                               \
+	static void name(T *a, size_t n, T *tmp)                                        \
+	{                                                                               \
+		name##_sort(a, n, tmp, 1);                                                  \
 	}
 
 #endif

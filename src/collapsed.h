@@ -3,6 +3,7 @@
 #ifndef JEHEAP_COLLAPSED_H
 #define JEHEAP_COLLAPSED_H
 
+#include "collapsed_rec.h"
 #include "report.h"
 
 #include <sys/uio.h>
@@ -29,14 +30,11 @@ struct jh_coll_str {
  *
  * write_direct reads the elements from records (made by it, in memory the
  * sort is done with: only it needs them, and memory first touched is
- * costly): a location's pieces packed (address << 16 | length + 1, zero
- * after the last), each with its separator but the first (that one
- * depends on the line), whose bit 15 says whether the location's last
- * element is inline; or, when they do not fit (more than four, long
- * names), the elements in ovf: then the record is {(index in ovf + 1) <<
- * 16, count}.
+ * costly): a location's pieces, each with its separator but the first
+ * (that one depends on the line), see collapsed_rec.h; or, when they do
+ * not fit (more than four, long names), the elements in ovf: then the
+ * record is {0, index in ovf, count}.
  */
-#define JH_COLL_INREC 4
 struct jh_coll {
 	const struct jh_graph *g;
 	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),

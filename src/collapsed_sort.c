@@ -9,62 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * JH_MSORT(name, T, le): a stable merge sort of T a[0..n) with a scratch
- * array tmp[0..n); le(x, y) (pointers to T) says whether x may come before
- * y. Comparisons are inlined (qsort's calls through a pointer cost more
- * than the comparisons themselves here) and merges do not branch on the
- * order.
- */
-#define JH_MSORT(name, T, le)                                                       \
-	/* merges the runs of w of src[0..n) into dst */                              \
-	static void name##_pass(const T *src, T *dst, size_t n, size_t w)             \
-	{                                                                               \
-		for (size_t lo = 0; lo < n; lo += 2 * w) {                                  \
-			size_t mid = lo + w < n ? lo + w : n;                                   \
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                            \
-			/* from both ends at once (two independent chains): the front   \
-			 * takes the smaller half, the back the larger */                 \
-			size_t i = lo, j = mid, k = lo, ie = mid, je = hi, ke = hi;             \
-			size_t nb = (hi - lo) / 2, nf = hi - lo - nb;                           \
-			for (size_t t = 0; t < nf; t++) {                                       \
-				int r_ = i == mid || (j < hi && !le(&src[i], &src[j]));             \
-				const T *p_ = r_ ? &src[j] : &src[i];                               \
-				dst[k++] = *p_;                                                     \
-				j += r_;                                                            \
-				i += !r_;                                                           \
-				if (t < nb) {                                                       \
-					int l_ = je == mid || (ie > lo && !le(&src[ie - 1], &src[je - 1])); \
-					const T *q_ = l_ ? &src[ie - 1] : &src[je - 1];                 \
-					dst[--ke] = *q_;                                                \
-					ie -= l_;                                                       \
-					je -= !l_;                                                      \
-				}                                                                   \
-			}                                                                       \
-		}                                                                           \
-	}                                                                               \
-	static void name(T *a, size_t n, T *tmp)                                        \
-	{                                                                               \
-		for (size_t lo = 0; lo < n; lo += 4) { /* insertion-sorted runs */          \
-			size_t hi = lo + 4 < n ? lo + 4 : n;                                    \
-			for (size_t i = lo + 1; i < hi; i++) {                                  \
-				T x = a[i];                                                         \
-				size_t j = i;                                                       \
-				for (; j > lo && !le(&a[j - 1], &x); j--)                           \
-					a[j] = a[j - 1];                                                \
-				a[j] = x;                                                           \
-			}                                                                       \
-		}                                                                           \
-		T *src = a, *dst = tmp;                                                     \
-		for (size_t w = 4; w < n; w *= 2) {                                         \
-			name##_pass(src, dst, n, w);                                            \
-			T *t = src;                                                             \
-			src = dst;                                                              \
-			dst = t;                                                                \
-		}                                                                           \
-		if (src != a)                                                               \
-			memcpy(a, src, n * sizeof(*a));                                         \
-	}
+#include "collapsed_msort.h"
 
 /* ---- ranks of the element strings ---- */
 
@@ -130,7 +75,9 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 }
 
 #define RKEY_LE(x, y) ((x)->k <= (y)->k)
-JH_MSORT(sort_rkeys, struct rkey, RKEY_LE)
+#define RKEY_KEY(x) ((x)->k)
+JH_MSORT(msort_rkeys, struct rkey, RKEY_LE)
+JH_MSD_SORT(sort_rkeys, struct rkey, RKEY_KEY, msort_rkeys, 0) /* equal chunks: any order */
 
 /* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
  * strings to rank. */
@@ -331,15 +278,20 @@ static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	unsigned f = 0, nf = 2 * key_per;
+	unsigned w = 0, left = key_per; /* the word filled, its fields left (no division) */
 	uint64_t k[2] = {0, 0};
-	for (uint32_t li = gs->len; li-- > 0 && f < nf;) {
+	for (uint32_t li = gs->len; li-- > 0 && w < 2;) {
 		uint32_t e = c->eoff[locs[li]], end = c->eoff[locs[li] + 1] - !li; /* not the last */
-		for (; e < end && f < nf; e++, f++)
-			k[f / key_per] = k[f / key_per] << key_bits | (c->rk[e] + 1);
+		for (; e < end && w < 2; e++) {
+			k[w] = k[w] << key_bits | (c->rk[e] + 1);
+			if (!--left) {
+				w++;
+				left = key_per;
+			}
+		}
 	}
-	for (; f < nf; f++)
-		k[f / key_per] <<= key_bits;
+	if (w < 2 && left < key_per) /* the fields left are 0 (and the words */
+		k[w] <<= key_bits * left; /* not begun, which are 0) */
 	key[0] = k[0];
 	key[1] = k[1];
 }
@@ -395,7 +347,9 @@ static inline int keyed_le(const struct keyed *a, const struct keyed *b)
 }
 
 #define KEYED_LE(x, y) keyed_le((x), (y))
+#define KEYED_KEY(x) ((unsigned __int128)(x)->key[0] << 64 | (x)->key[1])
 JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
+JH_MSD_SORT(sort_long_keyed, struct keyed, KEYED_KEY, sort_keyed, 1)
 
 size_t jh_coll_scratch(size_t nel, size_t nstacks)
 {
@@ -424,7 +378,20 @@ uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch)
 			kd[s].stack |= KEY_SHORT;
 	}
 	sort_coll = c;
-	sort_keyed(kd, n, tmp);
+	/* the lines that do not end within their keys, ordered by them first
+	 * (most of them), then the others, merged */
+	size_t nl = 0, ns = 0;
+	for (size_t s = 0; s < n; s++) {
+		if (kd[s].stack & KEY_SHORT)
+			tmp[ns++] = kd[s];
+		else
+			kd[nl++] = kd[s];
+	}
+	memcpy(kd + nl, tmp, ns * sizeof(*kd));
+	sort_long_keyed(kd, nl, tmp);
+	sort_keyed(kd + nl, ns, tmp);
+	sort_keyed_merge(kd, 0, nl, n, tmp);
+	kd = tmp;
 	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
 	for (size_t s = 0; s < n; s++)
 		order[s] = kd[s].stack & ~KEY_SHORT;

@@ -95,25 +95,25 @@ static void build_records(struct jh_coll *c)
 	for (size_t l = 0; l < n; l++) {
 		uint64_t *r = c->rec[l];
 		uint32_t a = c->eoff[l], ne = c->eoff[l + 1] - a;
-		int fits = ne <= JH_COLL_INREC;
+		const char *ps[JH_COLL_INREC];
+		size_t pn[JH_COLL_INREC], sep = 0; /* the first one's is the line's */
+		int fits = ne && ne <= JH_COLL_INREC;
 		for (uint32_t j = 0; j < ne && fits; j++) {
 			const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
-			fits = t->len + JH_NAME_PAD + 1 <= 0x7fff && (uintptr_t)t->s >> 48 == 0;
+			ps[j] = t->s - sep;
+			pn[j] = t->len + sep;
+			fits = jh_coll_rec_fits(ps[j], pn[j]);
+			sep = jh_coll_sep(t->inl);
 		}
-		memset(r, 0, sizeof(*c->rec));
 		if (fits) {
-			size_t sep = 0; /* the first one's is the line's */
-			for (uint32_t j = 0; j < ne; j++) {
-				const struct jh_coll_str *t = &c->rstr[c->rk[a + j]];
-				r[j] = (uint64_t)(uintptr_t)(t->s - sep) << 16 | (t->len + sep + 1);
-				sep = jh_coll_sep(t->inl);
-			}
-			r[0] |= (uint64_t)(sep == JH_NAME_PAD) << 15;
+			jh_coll_rec_pack(r, ps, pn, ne, sep == JH_NAME_PAD);
 			continue;
 		}
 		JH_GROW(c->ovf, novf + ne, alloc);
-		r[0] = (uint64_t)(novf + 1) << 16;
-		r[1] = ne;
+		r[0] = 0;
+		r[1] = novf;
+		r[2] = ne;
+		r[3] = 0;
 		for (uint32_t j = 0; j < ne; j++)
 			c->ovf[novf++] = *jh_coll_elem(c, (uint32_t)l, j);
 	}
@@ -243,87 +243,103 @@ static int writev_all(int fd, struct iovec *iov, int n, size_t total)
 	return 0;
 }
 
-/* Pieces of lines gathered for writev. */
+/* Pieces of lines gathered for writev (room for a record's unpacking
+ * past NIOV). */
 enum { NIOV = 1024 };
 struct iovs {
-	int fd, n, err;
-	size_t bytes; /* of the n pieces */
-	struct iovec iov[NIOV];
+	int fd, err;
+	struct iovec iov[NIOV + JH_COLL_INREC];
 };
 
 static const char inline_mark[] = "[inline]"; /* a line's last name's */
 
-/* Writes the gathered pieces. */
-static void iovs_flush(struct iovs *k)
+/* Their bytes (counted here rather than per piece). */
+static size_t iov_bytes(const struct iovec *v, size_t n)
 {
-	if (k->n && writev_all(k->fd, k->iov, k->n, k->bytes))
+	size_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, i = 0;
+	for (; i + 4 <= n; i += 4) {
+		t0 += v[i].iov_len;
+		t1 += v[i + 1].iov_len;
+		t2 += v[i + 2].iov_len;
+		t3 += v[i + 3].iov_len;
+	}
+	for (; i < n; i++)
+		t0 += v[i].iov_len;
+	return t0 + t1 + t2 + t3;
+}
+
+/* Writes the pieces gathered, k->iov[0..v); the next go to the returned. */
+static __attribute__((noinline)) struct iovec *iovs_flush(struct iovs *k, struct iovec *v)
+{
+	size_t n = (size_t)(v - k->iov);
+	if (n && writev_all(k->fd, k->iov, (int)n, iov_bytes(k->iov, n)))
 		k->err = 1;
-	k->n = 0;
-	k->bytes = 0;
+	return k->iov;
 }
 
-/* Appends piece s[0..n). */
-static void iovs_put(struct iovs *k, const char *s, size_t n)
+/* Gathers the pieces of a location's record r at v (flushing first when
+ * check and there may not be room); *sep: the separator before its first
+ * element, then after its last. */
+static inline __attribute__((always_inline)) struct iovec *
+iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_t *r, size_t *sep,
+	 int check, int avx2)
 {
-	if (k->n == NIOV)
-		iovs_flush(k);
-	k->iov[k->n++] = (struct iovec){(void *)(uintptr_t)s, n};
-	k->bytes += n;
+	(void)avx2; /* (without JH_COLL_REC_AVX2) */
+	struct iovec *end = k->iov + NIOV;
+	if (__builtin_expect(r[0] != 0, 1)) {
+		if (check && end - v < JH_COLL_INREC)
+			v = iovs_flush(k, v);
+		/* all four unpacked (no branch on the count) */
+#ifdef JH_COLL_REC_AVX2
+		if (avx2)
+			jh_coll_rec_unpack_avx2(r, *sep, v);
+		else
+#endif
+			jh_coll_rec_unpack(r, *sep, v);
+		*sep = jh_coll_rec_sep(r);
+		return jh_coll_rec_next(r, v);
+	}
+	const struct jh_coll_str *p = c->ovf + r[1];
+	for (uint64_t j = 0; j < r[2]; j++) {
+		if (v == end)
+			v = iovs_flush(k, v);
+		*v++ = (struct iovec){(char *)(uintptr_t)p[j].s - *sep, p[j].len + *sep};
+		*sep = jh_coll_sep(p[j].inl);
+	}
+	return v;
 }
 
-/* Gathers stack's line (see jh_coll_line). */
-static inline void iovs_line(struct iovs *k, const struct jh_coll *c, uint32_t stack)
+/* Gathers stack's line (see jh_coll_line) at v. */
+static inline __attribute__((always_inline)) struct iovec *
+iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t stack, int avx2)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
-	size_t sep = 0;   /* the separator before the next element (none first) */
-	size_t bytes = 0; /* gathered since k->bytes */
-	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-		const uint64_t *r = c->rec[locs[i]];
-		if (__builtin_expect((r[0] & 0xffff) != 0, 1)) {
-			if (k->n > NIOV - JH_COLL_INREC) {
-				k->bytes += bytes;
-				bytes = 0;
-				iovs_flush(k);
-			}
-			/* all four unpacked (no branch on the count), the count kept;
-			 * the elements but the first have their separators */
-			struct iovec *v = k->iov + k->n;
-			uint64_t x = r[0];
-			v[0].iov_base = (char *)(uintptr_t)(x >> 16) - sep;
-			v[0].iov_len = (x & 0x7fff) - 1 + sep;
-			bytes += v[0].iov_len;
-			sep = jh_coll_sep(x >> 15 & 1);
-			int n = 1;
-#pragma GCC unroll 3
-			for (uint32_t j = 1; j < JH_COLL_INREC; j++) {
-				x = r[j];
-				size_t len = (x & 0x7fff) - 1;
-				v[j].iov_base = (void *)(uintptr_t)(x >> 16);
-				v[j].iov_len = len;
-				bytes += x ? len : 0;
-				n += x != 0;
-			}
-			k->n += n;
-			continue;
-		}
-		const struct jh_coll_str *p = r[0] ? c->ovf + (r[0] >> 16) - 1 : NULL;
-		uint32_t n = (uint32_t)r[1];
-		for (uint32_t j = 0; j < n; j++) {
-			if (k->n == NIOV) {
-				k->bytes += bytes;
-				bytes = 0;
-				iovs_flush(k);
-			}
-			k->iov[k->n++] = (struct iovec){(char *)(uintptr_t)p[j].s - sep, p[j].len + sep};
-			bytes += p[j].len + sep;
-			sep = jh_coll_sep(p[j].inl);
+	const struct iovec *end = k->iov + NIOV;
+	const uint64_t(*rec)[JH_COLL_INREC] = c->rec; /* (not reloaded after stores) */
+	size_t sep = 0; /* the separator before the next element (none first) */
+	const uint32_t *p = locs + gs->len; /* past the next location's id */
+	size_t room = (size_t)gs->len * JH_COLL_INREC + 2;
+	/* room for all its records (and the last two pieces) made first,
+	 * unless the line is very long or has records that are not */
+	if ((size_t)(end - v) < room)
+		v = iovs_flush(k, v);
+	if ((size_t)(end - v) >= room) {
+		for (; p > locs; p--) { /* root first */
+			const uint64_t *r = rec[p[-1]];
+			if (__builtin_expect(!r[0], 0))
+				break;
+			v = iovs_loc(k, v, c, r, &sep, 0, avx2);
 		}
 	}
-	k->bytes += bytes;
+	while (p > locs)
+		v = iovs_loc(k, v, c, rec[*--p], &sep, 1, avx2);
+	if (end - v < 2)
+		v = iovs_flush(k, v);
 	if (sep == JH_NAME_PAD) /* the last element is inline */
-		iovs_put(k, inline_mark, 8);
-	iovs_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
+		*v++ = (struct iovec){(void *)(uintptr_t)inline_mark, 8};
+	*v++ = (struct iovec){c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]};
+	return v;
 }
 
 /*
@@ -342,25 +358,55 @@ static int direct_fd(FILE *out)
 	return fd;
 }
 
-/* Writes the sorted lines with writev to fd (direct_fd of out). */
-static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
+/* Gathers and writes the lines in order (avx2: a constant, unpacking with
+ * AVX2). */
+static inline __attribute__((always_inline)) void
+write_lines(struct iovs *k, const struct jh_coll *c, const uint32_t *order, int avx2)
 {
 	const struct jh_graph *g = c->g;
-	if (fflush(out))
-		return -1;
-	build_records(c);
-	struct iovs *k = xmalloc(sizeof(*k));
-	k->fd = fd;
-	k->n = k->err = 0;
-	k->bytes = 0;
+	struct iovec *v = k->iov;
 	for (size_t s = 0; s < g->nstacks && !k->err; s++) {
 		if (s + 10 < g->nstacks)
 			__builtin_prefetch(&g->stacks[order[s + 10]]);
 		prefetch_stack(c, order, s + 6, 1);
 		prefetch_stack(c, order, s + 3, 0);
-		iovs_line(k, c, order[s]);
+		v = iovs_line(k, v, c, order[s], avx2);
 	}
-	int r = k->err || writev_all(fd, k->iov, k->n, k->bytes) ? -1 : 0;
+	iovs_flush(k, v);
+}
+
+static __attribute__((noinline)) void write_lines_base(struct iovs *k, const struct jh_coll *c,
+						       const uint32_t *order)
+{
+	write_lines(k, c, order, 0);
+}
+
+#ifdef JH_COLL_REC_AVX2
+/* (flatten: the unpacking, of this target, is inlined here) */
+static __attribute__((noinline, target("avx2"), flatten)) void
+write_lines_avx2(struct iovs *k, const struct jh_coll *c, const uint32_t *order)
+{
+	write_lines(k, c, order, 1);
+}
+#endif
+
+/* Writes the sorted lines with writev to fd (direct_fd of out). */
+static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
+{
+	if (fflush(out))
+		return -1;
+	build_records(c);
+	struct iovs *k = xmalloc(sizeof(*k));
+	k->fd = fd;
+	k->err = 0;
+#ifdef JH_COLL_REC_AVX2
+	/* (JH_NO_AVX2: the other way, for tests on machines with AVX2) */
+	if (__builtin_cpu_supports("avx2") && !getenv("JH_NO_AVX2"))
+		write_lines_avx2(k, c, order);
+	else
+#endif
+		write_lines_base(k, c, order);
+	int r = k->err ? -1 : 0;
 	free(k);
 	return r;
 }

@@ -419,12 +419,11 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
 	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
 	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
-	if (!m->nlocs) { /* the first file: every id is a new location, */
-		jh_populate(m->locs, nu * sizeof(*m->locs));
-		/* whose frames are (at most) the parts of the symbol lines */
+	/* (JH_GROW_LARGE faults in what it hands out.) The first file: every
+	 * id is a new location, whose frames are (at most) the parts of the
+	 * symbol lines. */
+	if (!m->nlocs)
 		JH_GROW_LARGE(m->frames.items, p->nsym_frames, m->frames.alloc);
-		jh_populate(m->frames.items, p->nsym_frames * sizeof(*m->frames.items));
-	}
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		struct map_memo *memo = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*memo));

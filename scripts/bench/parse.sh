@@ -45,7 +45,7 @@ fi
 	cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j2 >/dev/null # never a stale binary
 gcc -O2 -I"$src/include" -o "$dir/bench_parse" "$src/scripts/bench/bench_parse.c" \
-	"$build/libjh_core.a" -lzstd -lz -lm
+	"$build/src/libjh_input.a" "$build/src/libjh_base.a" -lzstd -lz -lm
 gcc -O2 -o "$dir/calibrate" "$src/scripts/bench/calibrate.c"
 
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1e6 }'; }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "dwarf_index.h"
-#include "elf_image.h"
+#include "jeheap/elf_image.h"
 #include "sections.h"
 
 static void lookups(struct jh_elf_image *im, struct jh_dwarf *dw, uint64_t base)

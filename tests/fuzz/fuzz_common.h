@@ -19,8 +19,8 @@
 
 #include "jeheap/analyse.h"
 #include "jeheap/profile.h"
-#include "model_internal.h"
-#include "report.h"
+#include "jeheap/model_internal.h"
+#include "jeheap/report.h"
 
 static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag *d)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "dwarf_index.h"
-#include "elf_image.h"
+#include "jeheap/elf_image.h"
 #include "jh_demangle.h"
 #include "sections.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "jeheap/analyse.h"
-#include "model_internal.h"
+#include "jeheap/model_internal.h"
 
 static inline void tp_init(struct jh_profile *p)
 {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug_find.h"
+#include "jeheap/debug_find.h"
 #include "symtest.h"
 
 static void sh(const char *fmt, ...)

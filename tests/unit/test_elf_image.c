@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "debug_find.h"
+#include "jeheap/debug_find.h"
 #include "symtest.h"
-#include "elf_image.h"
+#include "jeheap/elf_image.h"
 
 /* Runs a shell command built from test-controlled strings; returns its stdout. */
 static char *run(const char *fmt, ...)

@@ -13,7 +13,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "input.h"
+#include "jeheap/input.h"
 #include "jeheap/profile.h"
 
 /* Reads every line of in into one "|"-joined string (caller frees). */

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "jeheap/analyse.h"
-#include "model_internal.h"
-#include "report.h"
+#include "jeheap/model_internal.h"
+#include "jeheap/report.h"
 
 static const char text[] =
 	"--- symbol\n"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_graph.h"
+#include "jeheap/report_graph.h"
 
 /*
  * Locations (frames outermost first):

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_graph.h"
+#include "jeheap/report_graph.h"
 
 /*
  * Keys: 0 main, 1 a, 2 b, 3 "c (inline)", 4 rec. Locations: L0 main, L1 a,

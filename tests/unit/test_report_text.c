@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "analyse_fixture.h"
-#include "report.h"
+#include "jeheap/report.h"
 
 static void check_value(enum jh_unit u, double v, const char *want)
 {

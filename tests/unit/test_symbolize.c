@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elf_image.h"
+#include "jeheap/elf_image.h"
 #include "jeheap/symbolize.h"
 #include "symtest.h"
 

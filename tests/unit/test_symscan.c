@@ -6,7 +6,7 @@
  */
 #include "readers_test.h"
 
-#include "parse.h"
+#include "jeheap/parse.h"
 #include "symscan.h"
 
 struct impl {

@@ -1,0 +1,74 @@
+/* analyse_internal.h - private parts of the analysis modules. */
+#ifndef JEHEAP_ANALYSE_INTERNAL_H
+#define JEHEAP_ANALYSE_INTERNAL_H
+
+#include "jeheap/regex.h"
+#include "jeheap/idtab.h"
+#include "jeheap/analyse.h"
+#include "jeheap/names.h"
+
+/* The keypool entry standing for a location's Run#n key until the stack
+ * context is known (analyse_run.c). */
+#define JH_RUN_KEY UINT32_MAX
+
+/* Whether a key's short name is one jeprof renames Run#n: /Callback.*::Run$/. */
+int jh_is_callback_run(const char *shortname);
+
+/* Node of a key (created on first use). */
+uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
+		       uint32_t level, int inl);
+
+/* Gives every (Run location, callee) pair of g's stacks its key list, in
+ * stack order, numbering new callees in the model's run_ids. */
+void jh_graph_resolve_runs(struct jh_graph *g);
+
+/* Whether a short function name (of a pc's outermost frame) is an allocator
+ * entry point whose callees and itself are removed (§6.6). */
+int jh_is_allocator_name(const char *shortname);
+/* 0 only when jh_is_allocator_name(ShortFunctionName(full)) is 0, found
+ * without making the short name (1 = may be: make it and ask). */
+int jh_may_be_allocator_name(const char *full);
+/* The listed names of jh_is_allocator_name (each also counts with a
+ * leading '_'), for tests. */
+const char *const *jh_allocator_names(size_t *n);
+
+/* What the analysis derives from one distinct function name, computed once
+ * (frames sharing a name share the entry; analyse.c). */
+struct jh_fmemo {
+	const char *func;     /* the full name (interned in the model) */
+	const char *shrt;     /* its short name (NULL = not computed yet) */
+	const char *key;      /* "short@hex" when its short name collides
+	                       * (find_collisions), else NULL: the short name */
+	uint32_t node[2];     /* GRAN_FUNCTIONS node + 1 of the plain and the
+	                       * " (inline)" key, 0 = not made yet, UINT32_MAX =
+	                       * the key is empty */
+	uint8_t flags;        /* FM_* (analyse.c) */
+};
+
+struct jh_graph_priv {
+	struct jh_intern keys;        /* node keys and labels */
+	struct jh_namer namer;        /* short names (interned in keys) */
+	struct jh_u64map node_by_key; /* interned key -> node id */
+	uint8_t *lflags;              /* per model location, LF_* */
+	struct jh_seqset stacks;
+	uint32_t *pool;               /* own location pool (frame filters) */
+	size_t npool, pool_alloc;
+	struct jh_filter *focus, *ignore, *retain, *exclude;
+	struct jh_sb sb, sb2;
+	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
+	struct jh_fmemo *fm;
+	size_t nfm;
+	int keep_shorts;              /* intern the short names the allocator test
+	                               * makes (the keys use them) */
+	/* jeprof's Callback::Run rule: locations whose outermost key is Run#n,
+	 * n depending on the location translated before (see analyse_run.c) */
+	uint8_t *runloc;              /* per model location, NULL if none */
+	struct jh_u64map runkeys;     /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
+};
+
+/* Sets gp->lflags[l] to flag for every location l whose frames are the
+ * allocator's (removed with their callees, §6.6), to 0 for the others
+ * (analyse_skip.c; needs gp->fid, gp->fm and keep_shorts). */
+void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8_t flag);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * pipeline.c - options -> symbolizer -> model -> analysis -> report.
+ * The report dispatch is one switch on o->output; each report module adds
+ * its case.
+ */
+#include "jeheap/model.h"
+#include "jeheap/report_symbols.h"
+
+#include "jeheap/analyse.h"
+#include "jeheap/model_internal.h"
+#include "jeheap/report.h"
+#include "jeheap/report_graph.h"
+#include "jeheap/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+/* The output mode actually run: the default is interactive on a terminal
+ * (stdout, as jeprof checks), else text. */
+static enum jh_output effective_output(const struct jh_options *o)
+{
+	if (o->output == JH_OUT_DEFAULT)
+		return isatty(1) ? JH_OUT_INTERACTIVE : JH_OUT_TEXT;
+	return o->output;
+}
+
+int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
+		   const struct jh_options *o, int thread, struct jh_diag *d)
+{
+	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
+		return jh_analyse_stacks(g, m, o, thread, d);
+	return jh_analyse(g, m, o, thread, d);
+}
+
+int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o, int background, struct jh_diag *d)
+{
+	switch (mode) {
+	case JH_OUT_DOT:
+		return jh_report_dot(out, g, o, d);
+	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
+	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+		return jh_report_graphviz(out, g, o, background, d);
+	case JH_OUT_CALLGRIND:
+		return jh_report_callgrind(out, g, o, d);
+	case JH_OUT_LIST:
+		return jh_report_list(out, g, o, o->list_re, d);
+	case JH_OUT_TEXT:
+		return jh_report_text(out, g, o, -1);
+	case JH_OUT_TOP:
+		return jh_report_text(out, g, o, o->top_n);
+	case JH_OUT_COLLAPSED:
+		return jh_report_collapsed(out, g);
+	default:
+		return 0;
+	}
+}
+
+static int supported(enum jh_output mode)
+{
+	switch (mode) {
+	case JH_OUT_TEXT:
+	case JH_OUT_TOP:
+	case JH_OUT_COLLAPSED:
+	case JH_OUT_DOT: case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF:
+	case JH_OUT_PNG: case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+	case JH_OUT_CALLGRIND: case JH_OUT_LIST: case JH_OUT_RAW: case JH_OUT_INTERACTIVE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Runs the analysis and the report for the whole process or each selected
+ * thread. */
+static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+			      const struct jh_options *o, struct jh_diag *d)
+{
+	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
+		int thread = -1;
+		if (o->have_thread) {
+			if (!o->thread_all && m->threads[t].uid != o->thread)
+				continue;
+			thread = (int)t;
+		}
+		struct jh_graph g;
+		int r = jh_analyse_for(&g, mode, m, o, thread, d);
+		JH_TRACE("analysed");
+		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
+			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					o->output_file ? o->output_file : "standard output");
+		JH_TRACE("reported");
+		jh_graph_release(&g);
+		if (r)
+			return d->code ? d->code : JH_EXIT_INTERNAL;
+	}
+	return JH_EXIT_OK;
+}
+
+/* Every location named by a .symbolized file (no file:line anywhere), where
+ * jeprof refuses --lines ("--lines cannot be used without a binary"). */
+static int names_only(const struct jh_model *m)
+{
+	for (size_t i = 0; i < m->nlocs; i++)
+		if (m->locs[i].status != JH_SYM_EMBEDDED)
+			return 0;
+	return 1;
+}
+
+/*
+ * The readers and the model grow and free many large arrays: glibc would
+ * give each freed large block back to the kernel (munmap, or trimming the
+ * heap) and take fresh pages for the next, so that a quarter of all page
+ * faults were pages faulted in a second time. Freed memory is kept for
+ * reuse instead (arrays up to 8 MB come from the heap, which is not
+ * trimmed).
+ */
+static void tune_malloc(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 8 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
+}
+
+int jh_run(const struct jh_options *o, struct jh_diag *d)
+{
+	tune_malloc();
+	enum jh_output mode = effective_output(o);
+	if (mode == JH_OUT_SYMBOLS)
+		return jh_report_symbols(o, stdin, stdout, d);
+	if (!supported(mode)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
+			    o->output_mode_name ? o->output_mode_name : "?");
+		return JH_EXIT_USAGE;
+	}
+	struct jh_raw_spool spool;
+	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
+		return d->code;
+	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
+	struct jh_model m;
+	int code = JH_EXIT_OK;
+	if (jh_model_build(&m, o, s, d)) {
+		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--lines: the profiles carry function names only (.symbolized); "
+			    "line numbers need the raw dump and its binaries");
+		code = JH_EXIT_USAGE;
+	} else {
+		FILE *out = stdout;
+		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
+			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %m",
+				    o->output_file);
+			code = JH_EXIT_OUTPUT;
+		} else {
+			if (mode == JH_OUT_RAW)
+				code = jh_report_raw(out, &m, o, d) ? d->code : JH_EXIT_OK;
+			else if (mode == JH_OUT_INTERACTIVE)
+				code = jh_interactive(&m, o, d);
+			else
+				code = analyse_and_report(out, mode, &m, o, d);
+			if (code == JH_EXIT_OK && !o->quiet)
+				jh_model_coverage(&m, stderr);
+			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
+				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
+					    o->output_file);
+				code = JH_EXIT_OUTPUT;
+			}
+		}
+	}
+	JH_TRACE("done");
+	jh_model_release(&m);
+	if (s)
+		jh_symbolizer_free(s);
+	if (mode == JH_OUT_RAW)
+		jh_raw_spool_release(&spool);
+	return code;
+}

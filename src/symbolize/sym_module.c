@@ -1,0 +1,174 @@
+/*
+ * sym_module.c - opening a module once: binary, debug file, dwz file,
+ * sections, DWARF index; checking a mapping against the file's segments.
+ */
+#include "sym_module.h"
+
+#include "jeheap/debug_find.h"
+#include "jeheap/trace.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAGE 4096u
+
+static uint64_t page_down(uint64_t x) { return x & ~(uint64_t)(PAGE - 1); }
+static uint64_t page_up(uint64_t x) { return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1); }
+
+static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
+{
+	struct jh_sb tried = JH_SB_INIT;
+	jh_sb_init(&tried);
+	m->dbg = jh_find_debug(o, m->bin, &tried);
+	jh_sb_release(&tried);
+	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
+	if (!m->dbg)
+		return;
+	struct jh_diag d = {{0}, 0};
+	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
+	if (!m->secs) {
+		if (d.msg[0])
+			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
+		return;
+	}
+	jh_sb_init(&tried);
+	m->alt = jh_find_alt(o, m->dbg, &tried);
+	const unsigned char *id;
+	size_t idlen;
+	const char *altname = jh_elf_image_altlink(m->dbg, &id, &idlen);
+	if (altname && !m->alt)
+		jh_warn("%s: dwz file %s not found (tried: %s); names from it stay unknown",
+			jh_elf_image_path(m->dbg), altname, tried.buf);
+	jh_sb_release(&tried);
+	if (m->alt)
+		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
+	JH_TRACE("module %s: sections open", m->mappath);
+	m->dw = jh_dwarf_open(m->secs, m->altsecs, &d);
+	JH_TRACE("module %s: dwarf open", m->mappath);
+	if (!m->dw && d.msg[0])
+		jh_warn("%s: unusable DWARF, using symbols only: %s", jh_elf_image_path(m->dbg),
+			d.msg);
+}
+
+struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
+				 const char *mappath, const char *filepath, int is_main)
+{
+	struct jh_module *m = xcalloc(1, sizeof(*m));
+	m->key = xstrdup(key);
+	m->mappath = xstrdup(mappath);
+	m->is_main = is_main;
+	jh_u64map_init(&m->cache);
+	struct jh_sb tried = JH_SB_INIT;
+	jh_sb_init(&tried);
+	if (filepath) {
+		m->file = xstrdup(filepath);
+		jh_sb_adds(&tried, filepath);
+	} else {
+		m->file = jh_find_binary(o, mappath, &tried);
+	}
+	struct jh_diag d = {{0}, 0};
+	if (m->file)
+		m->bin = jh_elf_image_open(m->file, &d);
+	if (!m->bin) {
+		if (m->file)
+			jh_warn("%s: cannot use %s: %s; its frames stay unresolved", mappath,
+				m->file, d.msg);
+		else
+			jh_warn("%s: file not found (tried: %s); its frames stay unresolved",
+				mappath, tried.buf);
+		m->warned = 1;
+		jh_sb_release(&tried);
+		return m;
+	}
+	jh_sb_release(&tried);
+	m->usable = 1;
+	m->allocator = !is_main && jh_elf_image_type(m->bin) == ET_DYN &&
+		       jh_elf_image_exports(m->bin, "mallctl");
+	open_dwarf(o, m);
+	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
+		m->symfallback = m->dbg;
+	/* build the symbol tables now, while only one thread runs */
+	jh_elf_image_lookup(m->symimg, 0);
+	if (m->symfallback)
+		jh_elf_image_lookup(m->symfallback, 0);
+	JH_TRACE("module %s: symbols", m->mappath);
+	return m;
+}
+
+const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a)
+{
+	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
+	if (!sym && m->symfallback)
+		sym = jh_elf_image_lookup(m->symfallback, a);
+	return sym;
+}
+
+void jh_module_close(struct jh_module *m)
+{
+	if (!m)
+		return;
+	if (m->dw)
+		jh_dwarf_close(m->dw);
+	JH_TRACE("close %s: dwarf", m->mappath);
+	if (m->secs)
+		jh_sections_close(m->secs);
+	JH_TRACE("close %s: sections", m->mappath);
+	if (m->altsecs)
+		jh_sections_close(m->altsecs);
+	if (m->alt)
+		jh_elf_image_close(m->alt);
+	if (m->dbg && m->dbg != m->bin)
+		jh_elf_image_close(m->dbg);
+	jh_elf_image_close(m->bin);
+	jh_u64map_release(&m->cache);
+	free(m->key);
+	free(m->mappath);
+	free(m->file);
+	free(m);
+}
+
+static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, const char *why)
+{
+	m->mismatch = 1;
+	if (m->warned)
+		return;
+	m->warned = 1;
+	jh_warn("%s: %s is not the file that was mapped at %llx-%llx (offset 0x%llx): %s; "
+		"its frames stay unresolved",
+		m->mappath, m->file, (unsigned long long)map->start, (unsigned long long)map->end,
+		(unsigned long long)map->offset, why);
+}
+
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
+		   uint64_t *bias)
+{
+	if (!m->usable || m->mismatch)
+		return -1;
+	const struct jh_elf_load *ld;
+	size_t n = jh_elf_image_loads(m->bin, &ld);
+	uint64_t len = map->end - map->start;
+	for (size_t i = 0; i < n; i++) {
+		if (!(ld[i].flags & PF_X) || !ld[i].filesz)
+			continue;
+		uint64_t seg_lo = page_down(ld[i].offset);
+		uint64_t seg_hi = page_up(ld[i].offset + ld[i].filesz);
+		if (map->offset < seg_lo || map->offset >= seg_hi)
+			continue;
+		/* a whole-segment mapping must have the segment's size; a part must fit in it */
+		if (map->offset + len > seg_hi ||
+		    (map->offset == seg_lo && map->offset + len != seg_hi && !continued)) {
+			warn_mismatch(m, map, "executable segment size differs");
+			return -1;
+		}
+		uint64_t vaddr = ld[i].vaddr - ld[i].offset + map->offset;
+		*bias = map->start - vaddr;
+		if (jh_elf_image_type(m->bin) == ET_EXEC && *bias != 0) {
+			warn_mismatch(m, map, "non-PIE executable loaded at another address");
+			return -1;
+		}
+		return 0;
+	}
+	warn_mismatch(m, map, "no executable segment at that file offset");
+	return -1;
+}

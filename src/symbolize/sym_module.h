@@ -1,0 +1,60 @@
+/*
+ * sym_module.h - one module of the symbolizer: the binary that was mapped,
+ * its debug file, dwz file, DWARF index and symbol table, opened once and
+ * kept for the symbolizer's lifetime.
+ */
+#ifndef JEHEAP_SYM_MODULE_H
+#define JEHEAP_SYM_MODULE_H
+
+#include "dwarf_index.h"
+#include "jeheap/elf_image.h"
+#include "jeheap/profile.h"
+#include "jeheap/symbolize.h"
+#include "sections.h"
+
+struct jh_module {
+	char *key;       /* what identifies it: the maps path, or the program argument */
+	char *mappath;   /* the path as the maps name it (for messages) */
+	char *file;      /* the binary found on disk, or NULL */
+	struct jh_elf_image *bin, *dbg, *alt; /* dbg may be bin; alt may be NULL */
+	struct jh_elf_image *symimg;          /* where symbol names come from: the binary, as llvm does */
+	struct jh_elf_image *symfallback;     /* the debug file's .symtab, for addresses nothing else names */
+	struct jh_sections *secs, *altsecs;
+	struct jh_dwarf *dw;                  /* NULL: no usable DWARF */
+	int usable;      /* bin opened: addresses can be translated */
+	int mismatch;    /* the file is not the one that was mapped: frames stay unknown */
+	int warned;
+	int is_main;
+	int allocator;   /* shared library that exports mallctl (jemalloc) */
+	struct jh_u64map cache; /* module address -> index of the cached answer */
+};
+
+/*
+ * Opens the module for path (the binary lookup of debug_find.h, or the
+ * program itself when is_main and o->program is set). Never fails: a
+ * missing file gives usable = 0 and one warning.
+ */
+struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
+				 const char *mappath, const char *filepath, int is_main);
+void jh_module_close(struct jh_module *m);
+
+/* The ELF symbol holding module address a: the binary's table (what
+ * llvm-symbolizer names), else the debug file's .symtab; NULL if none. */
+const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a);
+
+/* The opened, usable module whose frames name mappath (jh_symresult.module:
+ * the program argument or the maps path), or NULL. */
+struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath);
+
+/*
+ * The load bias of mapping map (an executable mapping of m's file):
+ * module address = pc - bias. Returns 0, or -1 when no executable PT_LOAD of
+ * the file matches the mapping's offset and size (the file on disk is not
+ * the one that ran); the first such mismatch is warned about. continued:
+ * the maps hold another mapping of the file right after this one (a segment
+ * split by mprotect), so a mapping shorter than its segment is no mismatch.
+ */
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
+		   uint64_t *bias);
+
+#endif

@@ -9,7 +9,6 @@
 #define JEHEAP_LIST_LINES_H
 
 #include "jeheap/base.h"
-#include "jeheap/options.h"
 #include "jeheap/symbolize.h"
 
 struct jh_list_module;
@@ -33,8 +32,8 @@ struct jh_list_loc {
  * does. NULL (after one warning on stderr) when its file cannot
  * be read; a module without DWARF opens, its routines have no lines.
  */
-struct jh_list_module *jh_list_module_open(const struct jh_options *o, struct jh_symbolizer *s,
-					   const char *module);
+struct jh_list_module *jh_list_module_open(const struct jh_symbolizer_opts *so,
+					   struct jh_symbolizer *s, const char *module);
 void jh_list_module_close(struct jh_list_module *lm);
 
 /* The function symbol covering module address a: 0, or -1 when none (or
@@ -52,5 +51,14 @@ int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *
  */
 int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, size_t n, int jobs,
 		  struct jh_list_loc *locs, struct jh_diag *d);
+
+/*
+ * Opens source file path (as a line table names it) for reading: through
+ * so's --path-map (the symbolizer's rule), then, if that fails, under
+ * --sysroot. tried: the path last tried (for a warning); errno of the
+ * failed open kept. NULL when neither opens.
+ */
+FILE *jh_list_source_open(const struct jh_symbolizer_opts *so, const char *path,
+			  struct jh_sb *tried);
 
 #endif

@@ -6,29 +6,8 @@
 #define JEHEAP_OPTIONS_H
 
 #include "jeheap/base.h"
+#include "jeheap/report_output.h"
 #include "jeheap/symbolize.h"
-
-enum jh_output {
-	JH_OUT_DEFAULT, /* none given: interactive on a terminal, else text */
-	JH_OUT_TEXT,
-	JH_OUT_TOP,
-	JH_OUT_CALLGRIND,
-	JH_OUT_LIST,
-	JH_OUT_DISASM,
-	JH_OUT_SYMBOLS,
-	JH_OUT_GV,
-	JH_OUT_EVINCE,
-	JH_OUT_WEB,
-	JH_OUT_DOT,
-	JH_OUT_PS,
-	JH_OUT_PDF,
-	JH_OUT_SVG,
-	JH_OUT_GIF,
-	JH_OUT_PNG,
-	JH_OUT_RAW,
-	JH_OUT_COLLAPSED,
-	JH_OUT_INTERACTIVE,
-};
 
 enum jh_granularity {
 	JH_GRAN_FUNCTIONS, /* default */

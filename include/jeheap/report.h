@@ -1,33 +1,105 @@
 /*
- * report.h - the report writers. Each writes one format of an analysed
- * graph to out and returns 0, or -1 on a write error.
+ * report.h - the report writers: each writes one format of an analysed
+ * graph (or of the model, --raw; or of addresses, --symbols) to out.
+ *
+ * They read only their own small options struct, filled by the command
+ * line (cli). Every report returns 0, or -1 on failure: d set (d->code is
+ * the exit code: JH_EXIT_OUTPUT when Graphviz is missing or fails,
+ * JH_EXIT_NODATA when the graph has no node) or, where there is no d, on a
+ * plain write error.
  */
 #ifndef JEHEAP_REPORT_H
 #define JEHEAP_REPORT_H
 
 #include "jeheap/analyse.h"
+#include "jeheap/report_output.h"
+#include "jeheap/symbolize.h"
 
 #include <stdio.h>
 
+/* What the reports read of the command line. */
+struct jh_report_opts {
+	enum jh_output output;   /* the graphviz format or viewer (--svg ... --evince) */
+	const char *output_file; /* --output=FILE, NULL = stdout (viewers write there) */
+	const char *program;     /* ELF program argument, or NULL */
+	int cum;                 /* --cum: --text sorted by cumulative value */
+	/* --dot: the node and edge cuts, --heapcheck's styles */
+	int nodecount;
+	double nodefraction, edgefraction;
+	int maxdegree;
+	int heapcheck;
+	/* --list, --symbols: path maps, sysroot, jobs, the modules */
+	const struct jh_symbolizer_opts *sym;
+};
+
 /* --text (limit -1) and --top=N (limit N rows, jeprof's line limit). */
-int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_options *o, int limit);
+int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
+		   int limit);
 /* --collapsed: sorted folded stacks; with --base "before after" columns. */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g);
 
 /*
- * The analysis report mode needs (pipeline.c): the stacks only
- * (jh_analyse_stacks) for --list, --collapsed and --callgrind, else the
- * full graph (jh_analyse). thread -1 = the whole process.
+ * --dot: jeprof's call graph (spec §8.3) appended to dot. mode is the
+ * output mode the text is for (JH_OUT_PDF adds size="8,11", JH_OUT_SVG and
+ * JH_OUT_WEB widen thin edges). Prints jeprof's "Dropping nodes..." and
+ * "No nodes to print" lines on stderr; the latter returns -1 with
+ * JH_EXIT_NODATA.
  */
-int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
-		   const struct jh_options *o, int thread, struct jh_diag *d);
+int jh_dot_build(struct jh_sb *dot, const struct jh_graph *g, const struct jh_report_opts *o,
+		 enum jh_output mode, struct jh_diag *d);
+int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
+		  struct jh_diag *d);
+
 /*
- * Writes report mode for g, analysed by jh_analyse_for (--list lists
- * o->list_re). A graphviz viewer (--web --gv --evince) runs in the
- * background if background (interactive mode), else is waited for.
- * Returns 0, or -1 (d set, or d->code 0 on a plain write error).
+ * Runs `dot -T<format>` with the dot text on its stdin and its stdout on
+ * out_fd. Returns 0, or -1 with d set (JH_EXIT_OUTPUT) when dot is missing,
+ * cannot be run or fails.
  */
-int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
-		  const struct jh_options *o, int background, struct jh_diag *d);
+int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
+		    struct jh_diag *d);
+/*
+ * The image for mode: written to out (svg pdf ps gif png) or, for
+ * web/gv/evince, to output_file or a new temporary file which is opened in
+ * a viewer when DISPLAY or WAYLAND_DISPLAY is set (background: do not wait
+ * for the viewer) and otherwise named on stderr.
+ */
+int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *out,
+		       const char *output_file, int background, struct jh_diag *d);
+/*
+ * jeprof's RewriteSvg (report_svg.c): appends dot's SVG output svg[0..len)
+ * to out, sized 100% of the window and with its graph in a "viewport"
+ * group that a pan/zoom script moves; passed through if not dot's layout.
+ */
+void jh_svg_pan_zoom(struct jh_sb *out, const char *svg, size_t len);
+/* --svg --pdf --ps --gif --png --web --gv --evince (o->output) for graph
+ * g; a viewer runs in the background if background, else is waited for. */
+int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
+		       int background, struct jh_diag *d);
+
+/*
+ * --raw (spec §4.2): the symbol section of the first profile as a
+ * .symbolized file with m's names ("--- symbol", "binary=", one line per
+ * distinct pc, "---", "--- heap"); the caller appends the profile's body.
+ */
+int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_report_opts *o);
+
+/* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
+int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
+
+/* --list=REGEX: annotated source of the functions matching re (spec §8.7). */
+int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
+		   const char *re, struct jh_diag *d);
+
+/*
+ * --symbols: reads in as jeprof does: a line with a 0x<hex> token is an
+ * address (its first such token; no caller fix-up), any other line is map
+ * text. Then prints for each address, in input order, every frame
+ * innermost first as a function line and a file:line line ("??" and "??:0"
+ * when unknown), followed by an empty line (llvm-symbolizer --inlining /
+ * addr2line -i -f layout). Symbolizes with o->sym, o->program standing for
+ * the main executable. Returns an exit code (enum jh_exit), d set on
+ * failure.
+ */
+int jh_report_symbols(const struct jh_report_opts *o, FILE *in, FILE *out, struct jh_diag *d);
 
 #endif

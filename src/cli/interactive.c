@@ -15,7 +15,7 @@
  *   help, quit (or end of input)
  * With a terminal on stdin, lines are read with libedit (editing, history).
  */
-#include "jeheap/report.h"
+#include "cli.h"
 
 #include <histedit.h>
 #include <stdlib.h>

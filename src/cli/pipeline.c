@@ -1,15 +1,12 @@
 /*
  * pipeline.c - options -> symbolizer -> model -> analysis -> report.
- * The report dispatch is one switch on o->output; each report module adds
- * its case.
+ * The report of one mode is report_one.c's (shared with the interactive
+ * mode).
  */
-#include "jeheap/model.h"
-#include "jeheap/report_symbols.h"
+#include "cli.h"
 
-#include "jeheap/analyse.h"
+#include "jeheap/model.h"
 #include "jeheap/model_internal.h"
-#include "jeheap/report.h"
-#include "jeheap/report_graph.h"
 #include "jeheap/trace.h"
 
 #include <stdlib.h>
@@ -26,38 +23,6 @@ static enum jh_output effective_output(const struct jh_options *o)
 	if (o->output == JH_OUT_DEFAULT)
 		return isatty(1) ? JH_OUT_INTERACTIVE : JH_OUT_TEXT;
 	return o->output;
-}
-
-int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
-		   const struct jh_options *o, int thread, struct jh_diag *d)
-{
-	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
-		return jh_analyse_stacks(g, m, o, thread, d);
-	return jh_analyse(g, m, o, thread, d);
-}
-
-int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
-		  const struct jh_options *o, int background, struct jh_diag *d)
-{
-	switch (mode) {
-	case JH_OUT_DOT:
-		return jh_report_dot(out, g, o, d);
-	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
-	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
-		return jh_report_graphviz(out, g, o, background, d);
-	case JH_OUT_CALLGRIND:
-		return jh_report_callgrind(out, g, o, d);
-	case JH_OUT_LIST:
-		return jh_report_list(out, g, o, o->list_re, d);
-	case JH_OUT_TEXT:
-		return jh_report_text(out, g, o, -1);
-	case JH_OUT_TOP:
-		return jh_report_text(out, g, o, o->top_n);
-	case JH_OUT_COLLAPSED:
-		return jh_report_collapsed(out, g);
-	default:
-		return 0;
-	}
 }
 
 static int supported(enum jh_output mode)
@@ -132,8 +97,11 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 {
 	tune_malloc();
 	enum jh_output mode = effective_output(o);
-	if (mode == JH_OUT_SYMBOLS)
-		return jh_report_symbols(o, stdin, stdout, d);
+	if (mode == JH_OUT_SYMBOLS) {
+		struct jh_report_opts ro;
+		jh_report_opts_from(&ro, o);
+		return jh_report_symbols(&ro, stdin, stdout, d);
+	}
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
 			    o->output_mode_name ? o->output_mode_name : "?");
@@ -160,7 +128,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			code = JH_EXIT_OUTPUT;
 		} else {
 			if (mode == JH_OUT_RAW)
-				code = jh_report_raw(out, &m, o, d) ? d->code : JH_EXIT_OK;
+				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
 			else if (mode == JH_OUT_INTERACTIVE)
 				code = jh_interactive(&m, o, d);
 			else

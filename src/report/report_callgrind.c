@@ -13,7 +13,7 @@
  * removal (every recorded frame was an allocator's) is charged, as jeprof
  * does, to a self cost of the site "??:0:unknown".
  */
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 #include "jeheap/names.h"
 
@@ -220,10 +220,8 @@ static struct site *rank_sites(struct cg *c, uint32_t *rank, size_t *nranks)
 	return byrank;
 }
 
-int jh_report_callgrind(FILE *out, const struct jh_graph *g, const struct jh_options *o,
-			struct jh_diag *d)
+int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 {
-	(void)o;
 	(void)d;
 	const struct jh_model *m = g->m;
 	struct cg c = {.g = g};

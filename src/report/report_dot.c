@@ -9,7 +9,7 @@
  * ties here are broken by the source then the target key, so the output is
  * the same on every run.
  */
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -84,7 +84,7 @@ static void add_percent(struct jh_sb *sb, double v, double tot)
 	jh_fmt_percent(sb, v, tot);
 }
 
-static const char *program_name(const struct jh_graph *g, const struct jh_options *o)
+static const char *program_name(const struct jh_graph *g, const struct jh_report_opts *o)
 {
 	if (g->m->program)
 		return g->m->program;
@@ -131,7 +131,7 @@ static struct edge *collect_edges(const struct jh_graph *g, const uint32_t *node
 	return e;
 }
 
-static void add_edges(struct jh_sb *sb, const struct jh_graph *g, const struct jh_options *o,
+static void add_edges(struct jh_sb *sb, const struct jh_graph *g, const struct jh_report_opts *o,
 		      enum jh_output mode, const uint32_t *nodeno, double edgelimit)
 {
 	size_t ne;
@@ -175,7 +175,7 @@ static void add_edges(struct jh_sb *sb, const struct jh_graph *g, const struct j
 	free(e);
 }
 
-static void add_node(struct jh_sb *sb, const struct jh_graph *g, const struct jh_options *o,
+static void add_node(struct jh_sb *sb, const struct jh_graph *g, const struct jh_report_opts *o,
 		     const struct jh_node *nd, uint32_t no)
 {
 	double total = g->local_total, f = nd->flat, c = nd->cum;
@@ -206,7 +206,7 @@ static void add_node(struct jh_sb *sb, const struct jh_graph *g, const struct jh
 	jh_sb_adds(sb, "];\n");
 }
 
-int jh_dot_build(struct jh_sb *sb, const struct jh_graph *g, const struct jh_options *o,
+int jh_dot_build(struct jh_sb *sb, const struct jh_graph *g, const struct jh_report_opts *o,
 		 enum jh_output mode, struct jh_diag *d)
 {
 	double total = g->local_total;
@@ -274,7 +274,7 @@ int jh_dot_build(struct jh_sb *sb, const struct jh_graph *g, const struct jh_opt
 	return 0;
 }
 
-int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_options *o,
+int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
 		  struct jh_diag *d)
 {
 	struct jh_sb sb = JH_SB_INIT;
@@ -286,7 +286,7 @@ int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_options *
 	return r;
 }
 
-int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_options *o,
+int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
 		       int background, struct jh_diag *d)
 {
 	struct jh_sb sb = JH_SB_INIT;

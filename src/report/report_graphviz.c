@@ -9,7 +9,7 @@
  * anonymous temporary file instead, and is written out after jeprof's
  * pan/zoom rewriting (report_svg.c).
  */
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -16,12 +16,11 @@
  * is skipped, as jeprof does. Sources are found through --path-map and
  * --sysroot; the header names the file as DWARF does.
  */
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
+#include "jeheap/list_lines.h"
 #include "jeheap/names.h"
 #include "jeheap/regex.h"
-#include "jeheap/debug_find.h"
-#include "jeheap/list_lines.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -66,25 +65,6 @@ static void location_values(const struct jh_graph *g, double *flat, double *cum,
 		}
 	}
 	free(seen);
-}
-
-/* Opens the source file path through --path-map (the symbolizer's rule),
- * then, if that fails, under --sysroot. */
-static FILE *open_source(const struct jh_options *o, const char *path, struct jh_sb *tried)
-{
-	char *p = jh_apply_path_map(&o->sym, path);
-	jh_sb_reset(tried);
-	jh_sb_adds(tried, p);
-	FILE *f = fopen(p, "r");
-	if (!f && o->sym.sysroot && p[0] == '/') {
-		jh_sb_reset(tried);
-		jh_sb_addf(tried, "%s%s", o->sym.sysroot, p);
-		f = fopen(tried->buf, "r");
-	}
-	int err = errno;
-	free(p);
-	errno = err;
-	return f;
 }
 
 /* Reads the whole file as lines (lines[1..n]; lines[0] unused), every '\r'
@@ -181,7 +161,7 @@ static long extend_lastline(char **lines, size_t nlines, long firstline, long la
 struct listing {
 	FILE *out;
 	const struct jh_graph *g;
-	const struct jh_options *o;
+	const struct jh_report_opts *o;
 	struct jh_namer *namer;
 	struct jh_sb v1, v2, tried;
 	struct source *src; /* each source file read once, by file name */
@@ -211,7 +191,7 @@ static char **source_lines(struct listing *ls, const char *file, const char *nam
 		sf = &ls->src[ls->nsrc++];
 		memset(sf, 0, sizeof(*sf));
 		sf->file = xstrdup(file);
-		FILE *f = open_source(ls->o, file, &ls->tried);
+		FILE *f = jh_list_source_open(ls->o->sym, file, &ls->tried);
 		sf->err = f ? 0 : errno;
 		sf->tried = xstrdup(ls->tried.buf);
 		if (f) {
@@ -338,7 +318,7 @@ static int cmp_routine(const void *pa, const void *pb, void *arg)
 static int list_module(struct listing *ls, const char *mod, struct site *s, size_t n,
 		       struct jh_filter *rx, struct jh_intern *names, struct jh_diag *d)
 {
-	struct jh_list_module *lm = jh_list_module_open(ls->o, ls->g->m->sym, mod);
+	struct jh_list_module *lm = jh_list_module_open(ls->o->sym, ls->g->m->sym, mod);
 	if (!lm)
 		return 0;
 	jh_qsort(s, n, sizeof(*s), cmp_site);
@@ -371,7 +351,7 @@ static int list_module(struct listing *ls, const char *mod, struct site *s, size
 		while (j < nrt && (j == i || total + rr[j].size <= LINES_CHUNK))
 			total += (size_t)rr[j++].size;
 		struct jh_list_loc *loc = xmalloc(jh_st_mult(total, sizeof(*loc)));
-		rc = jh_list_lines(lm, rr + i, j - i, ls->o->sym.jobs, loc, d);
+		rc = jh_list_lines(lm, rr + i, j - i, ls->o->sym->jobs, loc, d);
 		for (size_t k = i, off = 0; k < j && rc == 0; off += (size_t)rr[k++].size)
 			print_source(ls, &rt[k], loc + off, s + rt[k].first, rt[k].n);
 		free(loc);
@@ -397,7 +377,7 @@ static int cmp_module(const void *pa, const void *pb)
 	return a->lowpc < b->lowpc ? -1 : a->lowpc > b->lowpc;
 }
 
-int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_options *o,
+int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
 		   const char *re, struct jh_diag *d)
 {
 	const struct jh_model *m = g->m;

@@ -10,7 +10,7 @@
  * An input without dot's layout (no <svg width= ... viewBox=, no graph
  * group) is passed through, as jeprof's regex substitutions leave it.
  */
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 #include <string.h>
 

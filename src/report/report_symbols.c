@@ -2,7 +2,7 @@
  * report_symbols.c - `--symbols` mode (jeprof §8.8), printing every inline
  * frame like llvm-symbolizer --inlining instead of jeprof's outermost name.
  */
-#include "jeheap/report_symbols.h"
+#include "jeheap/report.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -48,7 +48,7 @@ static void print_result(FILE *out, const struct jh_symresult *r, const struct j
 	fputc('\n', out);
 }
 
-int jh_report_symbols(const struct jh_options *o, FILE *in, FILE *out, struct jh_diag *d)
+int jh_report_symbols(const struct jh_report_opts *o, FILE *in, FILE *out, struct jh_diag *d)
 {
 	struct jh_mapping *maps = NULL;
 	size_t nmaps = 0, amaps = 0;
@@ -69,7 +69,7 @@ int jh_report_symbols(const struct jh_options *o, FILE *in, FILE *out, struct jh
 	}
 	free(line);
 
-	struct jh_symbolizer_opts so = o->sym;
+	struct jh_symbolizer_opts so = *o->sym;
 	so.program = o->program;
 	struct jh_symbolizer *s = jh_symbolizer_new(&so);
 	struct jh_intern names;

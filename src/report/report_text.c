@@ -6,7 +6,8 @@
 
 #include <stdlib.h>
 
-int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_options *o, int limit)
+int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
+		   int limit)
 {
 	const struct jh_model *m = g->m;
 	struct jh_sb line = JH_SB_INIT;

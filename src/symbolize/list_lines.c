@@ -11,9 +11,11 @@
  */
 #include "jeheap/list_lines.h"
 
+#include "jeheap/debug_find.h"
 #include "jh_demangle.h"
 #include "sym_module.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,13 +28,12 @@ struct jh_list_module {
 	int owned; /* opened here, not the symbolizer's */
 };
 
-struct jh_list_module *jh_list_module_open(const struct jh_options *o, struct jh_symbolizer *s,
-					   const char *module)
+struct jh_list_module *jh_list_module_open(const struct jh_symbolizer_opts *so,
+					   struct jh_symbolizer *s, const char *module)
 {
 	struct jh_list_module *lm = xcalloc(1, sizeof(*lm));
 	if ((lm->m = jh_symbolizer_module(s, module)))
 		return lm;
-	const struct jh_symbolizer_opts *so = &o->sym;
 	const char *file = NULL;
 	int is_main = 0;
 	if (so->program && !strcmp(module, so->program)) {
@@ -104,4 +105,22 @@ int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, si
 	free(ans);
 	free(addrs);
 	return rc;
+}
+
+FILE *jh_list_source_open(const struct jh_symbolizer_opts *so, const char *path,
+			  struct jh_sb *tried)
+{
+	char *p = jh_apply_path_map(so, path);
+	jh_sb_reset(tried);
+	jh_sb_adds(tried, p);
+	FILE *f = fopen(p, "r");
+	if (!f && so->sysroot && p[0] == '/') {
+		jh_sb_reset(tried);
+		jh_sb_addf(tried, "%s%s", so->sysroot, p);
+		f = fopen(tried->buf, "r");
+	}
+	int err = errno;
+	free(p);
+	errno = err;
+	return f;
 }

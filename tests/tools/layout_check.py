@@ -24,7 +24,7 @@ PUBLIC = {
     "elf_image.h": "symbolize",
     "model.h": "model", "names.h": "model", "model_internal.h": "model",
     "analyse.h": "analysis", "regex.h": "analysis",
-    "report.h": "report", "report_graph.h": "report", "report_symbols.h": "report",
+    "report.h": "report", "report_output.h": "report",
     "options.h": "cli",
 }
 # Files allowed to call exit()/abort(): the command line, and the out-of-memory handler.

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 /*
  * Locations (frames outermost first):
@@ -68,14 +68,12 @@ static void test_callgrind(void **state)
 	g.stacks = stacks;
 	g.nstacks = 4;
 	g.locpool = locpool;
-	struct jh_options o;
-	memset(&o, 0, sizeof(o));
 	struct jh_diag d = {{0}, 0};
 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(jh_report_callgrind(f, &g, &o, &d), 0);
+	assert_int_equal(jh_report_callgrind(f, &g, &d), 0);
 	fclose(f);
 	const char *want =
 		"events: Hits\n"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 /*
  * Keys: 0 main, 1 a, 2 b, 3 "c (inline)", 4 rec. Locations: L0 main, L1 a,
@@ -34,7 +34,7 @@ struct fixture {
 	struct jh_graph g;
 	struct jh_node nodes[5];
 	struct jh_gstack stacks[3];
-	struct jh_options o;
+	struct jh_report_opts o;
 };
 
 static struct fixture *make(void)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jeheap/report_graph.h"
+#include "jeheap/report.h"
 
 static char *rewrite(const char *in)
 {

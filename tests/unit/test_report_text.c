@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "analyse_fixture.h"
+#include "cli.h" /* jh_report_opts_from */
 #include "jeheap/report.h"
 
 static void check_value(enum jh_unit u, double v, const char *want)
@@ -123,7 +124,9 @@ static char *run_text(const struct jh_options *o, int limit)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(jh_report_text(f, &g, o, limit), 0);
+	struct jh_report_opts ro;
+	jh_report_opts_from(&ro, o);
+	assert_int_equal(jh_report_text(f, &g, &ro, limit), 0);
 	fclose(f);
 	jh_graph_release(&g);
 	jh_model_release(&m);

@@ -1,0 +1,32 @@
+/*
+ * report_output.h - the output modes, one per report (jeprof's option
+ * names). Apart from report.h so that the command line's options.h can
+ * name them without the reports' declarations.
+ */
+#ifndef JEHEAP_REPORT_OUTPUT_H
+#define JEHEAP_REPORT_OUTPUT_H
+
+/* The output modes (jeprof's option names). */
+enum jh_output {
+	JH_OUT_DEFAULT, /* none given: interactive on a terminal, else text */
+	JH_OUT_TEXT,
+	JH_OUT_TOP,
+	JH_OUT_CALLGRIND,
+	JH_OUT_LIST,
+	JH_OUT_DISASM,
+	JH_OUT_SYMBOLS,
+	JH_OUT_GV,
+	JH_OUT_EVINCE,
+	JH_OUT_WEB,
+	JH_OUT_DOT,
+	JH_OUT_PS,
+	JH_OUT_PDF,
+	JH_OUT_SVG,
+	JH_OUT_GIF,
+	JH_OUT_PNG,
+	JH_OUT_RAW,
+	JH_OUT_COLLAPSED,
+	JH_OUT_INTERACTIVE,
+};
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * cli.h - what the files of the command line share (private to src/cli/):
+ * the analysis and report of one output mode (report_one.c), the --raw
+ * body (raw_body.c) and the interactive mode (interactive.c).
+ */
+#ifndef JEHEAP_CLI_H
+#define JEHEAP_CLI_H
+
+#include "jeheap/options.h"
+#include "jeheap/report.h"
+
+/* The report options of o (valid while o is). */
+void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o);
+
+/*
+ * The analysis report mode needs: the stacks only (jh_analyse_stacks) for
+ * --list, --collapsed and --callgrind, else the full graph (jh_analyse).
+ * thread -1 = the whole process.
+ */
+int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
+		   const struct jh_options *o, int thread, struct jh_diag *d);
+/*
+ * Writes report mode for g, analysed by jh_analyse_for (--list lists
+ * o->list_re). A graphviz viewer (--web --gv --evince) runs in the
+ * background if background (interactive mode), else is waited for.
+ * Returns 0, or -1 (d set, or d->code 0 on a plain write error).
+ */
+int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o, int background, struct jh_diag *d);
+
+/*
+ * --raw: the first profile of o as a .symbolized file with m's names: the
+ * symbol part (jh_report_raw_symbols), then the profile's body read again,
+ * verbatim. Returns 0, or -1 with d set.
+ */
+int jh_raw_write(FILE *out, const struct jh_model *m, const struct jh_options *o,
+		 struct jh_diag *d);
+/*
+ * --raw reads its first profile twice. When that is stdin ("-"), this copies
+ * stdin into a temporary file and returns options naming it instead (valid
+ * until jh_raw_spool_release, which removes the file); otherwise returns o.
+ * NULL with d set on error. Call before the model is built.
+ */
+struct jh_raw_spool {
+	struct jh_options o;
+	char **profiles;
+	char *path;
+};
+const struct jh_options *jh_raw_spool_stdin(struct jh_raw_spool *sp, const struct jh_options *o,
+					    struct jh_diag *d);
+void jh_raw_spool_release(struct jh_raw_spool *sp);
+
+/*
+ * jeprof's interactive mode on the built model m: reads commands (libedit
+ * when stdin is a terminal), each one re-runs the analysis with changed
+ * options and prints a report. Returns the exit code.
+ */
+int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * report_one.c - one output mode's analysis and report, for the pipeline
+ * and the interactive mode alike; the report options taken from the
+ * command line's.
+ */
+#include "cli.h"
+
+void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
+{
+	*ro = (struct jh_report_opts){
+		.output = o->output,
+		.output_file = o->output_file,
+		.program = o->program,
+		.cum = o->cum,
+		.nodecount = o->nodecount,
+		.nodefraction = o->nodefraction,
+		.edgefraction = o->edgefraction,
+		.maxdegree = o->maxdegree,
+		.heapcheck = o->heapcheck,
+		.sym = &o->sym,
+	};
+}
+
+int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
+		   const struct jh_options *o, int thread, struct jh_diag *d)
+{
+	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
+		return jh_analyse_stacks(g, m, o, thread, d);
+	return jh_analyse(g, m, o, thread, d);
+}
+
+int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
+		  const struct jh_options *o, int background, struct jh_diag *d)
+{
+	struct jh_report_opts ro;
+	jh_report_opts_from(&ro, o);
+	ro.output = mode;
+	switch (mode) {
+	case JH_OUT_DOT:
+		return jh_report_dot(out, g, &ro, d);
+	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
+	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
+		return jh_report_graphviz(out, g, &ro, background, d);
+	case JH_OUT_CALLGRIND:
+		return jh_report_callgrind(out, g, d);
+	case JH_OUT_LIST:
+		return jh_report_list(out, g, &ro, o->list_re, d);
+	case JH_OUT_TEXT:
+		return jh_report_text(out, g, &ro, -1);
+	case JH_OUT_TOP:
+		return jh_report_text(out, g, &ro, o->top_n);
+	case JH_OUT_COLLAPSED:
+		return jh_report_collapsed(out, g);
+	default:
+		return 0;
+	}
+}

@@ -1,8 +1,7 @@
 /* test_collapsed_rec.c - the 32-byte records of --collapsed's pieces
  * (collapsed_rec.h): packed pieces come back as the iovecs they were, the
- * first with the separator given, through the SSE2 unpacking, the AVX2
- * one (where the CPU has it) and the portable one, for every count,
- * inline flag and separator, lengths and addresses up to the limits. */
+ * first with the separator given, for every count, inline flag and
+ * separator, lengths and addresses up to the limits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -34,7 +33,7 @@ static void test_limits(void **state)
 	assert_false(jh_coll_rec_fits(over, 1));
 }
 
-/* Packs count pieces and checks both unpackings against them. */
+/* Packs count pieces and checks the unpacking against them. */
 static void check_one(const char *const *s, const size_t *n, unsigned count, int inl, size_t sep)
 {
 	_Alignas(32) uint64_t r[JH_COLL_INREC];
@@ -44,14 +43,9 @@ static void check_one(const char *const *s, const size_t *n, unsigned count, int
 	struct iovec at[1];
 	assert_ptr_equal(jh_coll_rec_next(r, at), at + count);
 	assert_int_equal(jh_coll_rec_sep(r), inl ? 9 : 1);
-	struct iovec v[3][JH_COLL_INREC];
-	int nv = 2;
+	struct iovec v[1][JH_COLL_INREC];
+	int nv = 1;
 	jh_coll_rec_unpack(r, sep, v[0]);
-	jh_coll_rec_unpack_portable(r, sep, v[1]);
-#ifdef JH_COLL_REC_AVX2
-	if (__builtin_cpu_supports("avx2"))
-		jh_coll_rec_unpack_avx2(r, sep, v[nv++]);
-#endif
 	for (int k = 0; k < nv; k++) {
 		for (unsigned j = 0; j < count; j++) {
 			size_t d = j ? 0 : sep;

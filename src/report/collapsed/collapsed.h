@@ -89,6 +89,8 @@ struct jh_coll_sink {
 	struct jh_sb *sb;
 };
 void jh_coll_put(struct jh_coll_sink *k, const char *s, size_t n);
+/* What follows a line's last name when it is inline (8 bytes written). */
+extern const char jh_coll_inline_mark[];
 /* Puts stack's line "root;...;leaf count\n" (" count\n" without names). */
 void jh_coll_line(const struct jh_coll *c, uint32_t stack, struct jh_coll_sink *k);
 

@@ -1,7 +1,6 @@
 /* collapsed_rec.h - the 32-byte record of a location's pieces that
  * --collapsed writes with writev (see struct jh_coll), and its unpacking
- * into iovecs: a few SSE2 (or AVX2) instructions for the four pieces, no
- * branch on their count. */
+ * into iovecs: all four pieces, no branch on their count. */
 #ifndef JEHEAP_COLLAPSED_REC_H
 #define JEHEAP_COLLAPSED_REC_H
 
@@ -9,14 +8,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
-
-#if defined(__SSE2__) && !defined(JH_COLL_REC_PORTABLE)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(JH_COLL_REC_PORTABLE)
-#include <immintrin.h>
-#define JH_COLL_REC_AVX2 1 /* jh_coll_rec_unpack_avx2 exists */
-#endif
 
 /*
  * A record holds at most JH_COLL_INREC pieces, slot j piece j:
@@ -71,7 +62,7 @@ static inline size_t jh_coll_rec_sep(const uint64_t *r)
 
 /* Record r's pieces into v[0..JH_COLL_INREC) (all four written, the
  * first count of them meant), sep the separator before the first. */
-static inline void jh_coll_rec_unpack_portable(const uint64_t *r, size_t sep, struct iovec *v)
+static inline void jh_coll_rec_unpack(const uint64_t *r, size_t sep, struct iovec *v)
 {
 	for (unsigned j = 0; j < JH_COLL_INREC; j++) {
 		size_t d = j ? 0 : sep;
@@ -79,46 +70,5 @@ static inline void jh_coll_rec_unpack_portable(const uint64_t *r, size_t sep, st
 		v[j].iov_len = (size_t)(r[j] & JH_COLL_REC_LEN) + d;
 	}
 }
-
-#if defined(__SSE2__) && !defined(JH_COLL_REC_PORTABLE)
-/* The same with SSE2 (r 16-byte aligned; an iovec is {base, length}). */
-static inline void jh_coll_rec_unpack(const uint64_t *r, size_t sep, struct iovec *v)
-{
-	_Static_assert(sizeof(struct iovec) == 16 && offsetof(struct iovec, iov_len) == 8,
-		       "iovec is {base, length}");
-	const __m128i mask = _mm_set1_epi64x(JH_COLL_REC_LEN);
-	const __m128i d = _mm_cvtsi64_si128((long long)sep); /* slot 0 only */
-	__m128i x01 = _mm_load_si128((const __m128i *)r);
-	__m128i x23 = _mm_load_si128((const __m128i *)r + 1);
-	__m128i b01 = _mm_sub_epi64(_mm_srli_epi64(x01, JH_COLL_REC_SHIFT), d);
-	__m128i l01 = _mm_add_epi64(_mm_and_si128(x01, mask), d);
-	__m128i b23 = _mm_srli_epi64(x23, JH_COLL_REC_SHIFT);
-	__m128i l23 = _mm_and_si128(x23, mask);
-	_mm_storeu_si128((__m128i *)&v[0], _mm_unpacklo_epi64(b01, l01));
-	_mm_storeu_si128((__m128i *)&v[1], _mm_unpackhi_epi64(b01, l01));
-	_mm_storeu_si128((__m128i *)&v[2], _mm_unpacklo_epi64(b23, l23));
-	_mm_storeu_si128((__m128i *)&v[3], _mm_unpackhi_epi64(b23, l23));
-}
-#else
-#define jh_coll_rec_unpack jh_coll_rec_unpack_portable
-#endif
-
-#ifdef JH_COLL_REC_AVX2
-/* The same with AVX2 (r 32-byte aligned), for callers of that target
- * (check __builtin_cpu_supports("avx2") first). */
-__attribute__((target("avx2"))) static inline void
-jh_coll_rec_unpack_avx2(const uint64_t *r, size_t sep, struct iovec *v)
-{
-	const __m256i mask = _mm256_set1_epi64x(JH_COLL_REC_LEN);
-	const __m256i d = _mm256_set_epi64x(0, 0, 0, (long long)sep); /* slot 0 only */
-	__m256i x = _mm256_load_si256((const __m256i *)r);
-	__m256i b = _mm256_sub_epi64(_mm256_srli_epi64(x, JH_COLL_REC_SHIFT), d);
-	__m256i l = _mm256_add_epi64(_mm256_and_si256(x, mask), d);
-	__m256i v02 = _mm256_unpacklo_epi64(b, l); /* pieces 0 and 2 */
-	__m256i v13 = _mm256_unpackhi_epi64(b, l);
-	_mm256_storeu_si256((__m256i *)&v[0], _mm256_permute2x128_si256(v02, v13, 0x20));
-	_mm256_storeu_si256((__m256i *)&v[2], _mm256_permute2x128_si256(v02, v13, 0x31));
-}
-#endif
 
 #endif

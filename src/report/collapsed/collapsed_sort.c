@@ -9,7 +9,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collapsed_msort.h"
+/*
+ * MSORT(name, T, C, le): a stable bottom-up merge sort of T a[0..n) with a
+ * scratch array tmp[0..n); le(c, x, y) (c of type C, x and y pointers to
+ * T) says whether x may come before y. name##_merge merges src[lo..mid)
+ * and src[mid..hi) into dst[lo..hi).
+ */
+#define MSORT(name, T, C, le)                                                        \
+	static void name##_merge(C c, const T *src, size_t lo, size_t mid, size_t hi, T *dst) \
+	{                                                                                \
+		size_t i = lo, j = mid, k = lo;                                          \
+		while (i < mid && j < hi)                                                \
+			dst[k++] = le(c, &src[i], &src[j]) ? src[i++] : src[j++];        \
+		while (i < mid)                                                          \
+			dst[k++] = src[i++];                                             \
+		while (j < hi)                                                           \
+			dst[k++] = src[j++];                                             \
+	}                                                                                \
+	static void name(C c, T *a, size_t n, T *tmp)                                    \
+	{                                                                                \
+		T *src = a, *dst = tmp;                                                  \
+		for (size_t w = 1; w < n; w *= 2) {                                      \
+			for (size_t lo = 0; lo < n; lo += 2 * w) {                       \
+				size_t mid = lo + w < n ? lo + w : n;                    \
+				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;             \
+				name##_merge(c, src, lo, mid, hi, dst);                  \
+			}                                                                \
+			T *t = src;                                                      \
+			src = dst;                                                       \
+			dst = t;                                                         \
+		}                                                                        \
+		if (src != a)                                                            \
+			memcpy(a, src, n * sizeof(*a));                                  \
+	}
 
 /* ---- ranks of the element strings ---- */
 
@@ -74,10 +106,8 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 	return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 }
 
-#define RKEY_LE(x, y) ((x)->k <= (y)->k)
-#define RKEY_KEY(x) ((x)->k)
-JH_MSORT(msort_rkeys, struct rkey, RKEY_LE)
-JH_MSD_SORT(sort_rkeys, struct rkey, RKEY_KEY, msort_rkeys, 0) /* equal chunks: any order */
+#define RKEY_LE(c, x, y) ((void)(c), (x)->k <= (y)->k)
+MSORT(sort_rkeys, struct rkey, int, RKEY_LE)
 
 /* A range of the keys: to sort on chunk depth, or (depth SIZE_MAX) equal
  * strings to rank. */
@@ -126,7 +156,7 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 				a[i].k = chunk(el, &a[i], t.depth);
 			}
 		}
-		sort_rkeys(a, t.n, tmp);
+		sort_rkeys(0, a, t.n, tmp);
 		/* the runs, last first */
 		for (size_t hi = t.n; hi > 0;) {
 			size_t lo = hi - 1;
@@ -258,15 +288,18 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 
 /*
  * The sort key of a stack: the ranks + 1 of its first elements, root
- * first, in fields of key_bits bits (enough for the ranks), key_per per
- * word (the first in the highest); a field is 0 from the line's last
+ * first, in fields of bits bits (enough for the ranks), per per word (the
+ * first in the highest; see struct sort_ctx); a field is 0 from the line's last
  * element on (its terminator is ' ', not ';'). Where two keys first differ
  * in fields that are both non-zero, they order the lines; anything else is
  * left to cmp_stacks. (Sorting compares neighbours in line order most:
  * they often share a few elements.)
  */
-static unsigned key_bits, key_per;
-#define KEY_MASK ((1ULL << key_bits) - 1)
+struct sort_ctx {
+	const struct jh_coll *c;
+	unsigned bits, per; /* a key field's bits, fields per word */
+};
+#define KEY_MASK(x) ((1ULL << (x)->bits) - 1)
 
 struct keyed {
 	uint64_t key[2];
@@ -274,8 +307,10 @@ struct keyed {
 };
 #define KEY_SHORT 0x80000000u
 
-static void stack_key(const struct jh_coll *c, uint32_t stack, uint64_t key[2])
+static void stack_key(const struct sort_ctx *x, uint32_t stack, uint64_t key[2])
 {
+	const struct jh_coll *c = x->c;
+	const unsigned key_bits = x->bits, key_per = x->per;
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
 	unsigned w = 0, left = key_per; /* the word filled, its fields left (no division) */
@@ -319,23 +354,23 @@ prefetch_key(const struct jh_coll *c, size_t s, int stage)
 	}
 }
 
-static const struct jh_coll *sort_coll;
-
-static inline int cmp_keyed(const struct keyed *a, const struct keyed *b)
+static inline int cmp_keyed(const struct sort_ctx *sc, const struct keyed *a,
+			    const struct keyed *b)
 {
 	int w = a->key[0] == b->key[0]; /* the first word that differs */
 	uint64_t x = a->key[w], y = b->key[w];
 	if (x != y) {
-		int sh = (63 - __builtin_clzll(x ^ y)) / (int)key_bits * (int)key_bits;
-		if ((x >> sh & KEY_MASK) && (y >> sh & KEY_MASK))
+		int sh = (63 - __builtin_clzll(x ^ y)) / (int)sc->bits * (int)sc->bits;
+		if ((x >> sh & KEY_MASK(sc)) && (y >> sh & KEY_MASK(sc)))
 			return x < y ? -1 : 1;
 	}
-	return cmp_stacks(sort_coll, a->stack & ~KEY_SHORT, b->stack & ~KEY_SHORT);
+	return cmp_stacks(sc->c, a->stack & ~KEY_SHORT, b->stack & ~KEY_SHORT);
 }
 
 /* Where neither line ends within its key, keys that differ order the lines
  * as numbers. */
-static inline int keyed_le(const struct keyed *a, const struct keyed *b)
+static inline int keyed_le(const struct sort_ctx *sc, const struct keyed *a,
+			   const struct keyed *b)
 {
 	if (!((a->stack | b->stack) & KEY_SHORT)) {
 		unsigned __int128 x = (unsigned __int128)a->key[0] << 64 | a->key[1];
@@ -343,13 +378,10 @@ static inline int keyed_le(const struct keyed *a, const struct keyed *b)
 		if (x != y)
 			return x < y;
 	}
-	return cmp_keyed(a, b) <= 0;
+	return cmp_keyed(sc, a, b) <= 0;
 }
 
-#define KEYED_LE(x, y) keyed_le((x), (y))
-#define KEYED_KEY(x) ((unsigned __int128)(x)->key[0] << 64 | (x)->key[1])
-JH_MSORT(sort_keyed, struct keyed, KEYED_LE)
-JH_MSD_SORT(sort_long_keyed, struct keyed, KEYED_KEY, sort_keyed, 1)
+MSORT(sort_keyed, struct keyed, const struct sort_ctx *, keyed_le)
 
 size_t jh_coll_scratch(size_t nel, size_t nstacks)
 {
@@ -363,35 +395,21 @@ uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch)
 	const struct jh_graph *g = c->g;
 	size_t n = g->nstacks;
 	struct keyed *kd = scratch, *tmp = kd + n;
-	key_bits = 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1);
-	key_per = 64 / key_bits;
+	struct sort_ctx sc = {c, 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1), 0};
+	sc.per = 64 / sc.bits;
 	for (size_t s = 0; s < n; s++) {
 		kd[s].key[0] = kd[s].key[1] = 0;
-		if (key_bits <= 21) {
+		if (sc.bits <= 21) {
 			prefetch_key(c, s + 12, 2);
 			prefetch_key(c, s + 8, 1);
 			prefetch_key(c, s + 4, 0);
-			stack_key(c, (uint32_t)s, kd[s].key);
+			stack_key(&sc, (uint32_t)s, kd[s].key);
 		}
 		kd[s].stack = (uint32_t)s;
-		if (!(kd[s].key[1] & KEY_MASK) || n > KEY_SHORT) /* a zero field */
+		if (!(kd[s].key[1] & KEY_MASK(&sc)) || n > KEY_SHORT) /* a zero field */
 			kd[s].stack |= KEY_SHORT;
 	}
-	sort_coll = c;
-	/* the lines that do not end within their keys, ordered by them first
-	 * (most of them), then the others, merged */
-	size_t nl = 0, ns = 0;
-	for (size_t s = 0; s < n; s++) {
-		if (kd[s].stack & KEY_SHORT)
-			tmp[ns++] = kd[s];
-		else
-			kd[nl++] = kd[s];
-	}
-	memcpy(kd + nl, tmp, ns * sizeof(*kd));
-	sort_long_keyed(kd, nl, tmp);
-	sort_keyed(kd + nl, ns, tmp);
-	sort_keyed_merge(kd, 0, nl, n, tmp);
-	kd = tmp;
+	sort_keyed(&sc, kd, n, tmp);
 	uint32_t *order = xmalloc(jh_st_mult(n ? n : 1, sizeof(*order)));
 	for (size_t s = 0; s < n; s++)
 		order[s] = kd[s].stack & ~KEY_SHORT;

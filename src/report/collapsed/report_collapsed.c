@@ -251,7 +251,6 @@ struct iovs {
 	struct iovec iov[NIOV + JH_COLL_INREC];
 };
 
-static const char inline_mark[] = "[inline]"; /* a line's last name's */
 
 /* Their bytes (counted here rather than per piece). */
 static size_t iov_bytes(const struct iovec *v, size_t n)
@@ -282,20 +281,14 @@ static __attribute__((noinline)) struct iovec *iovs_flush(struct iovs *k, struct
  * element, then after its last. */
 static inline __attribute__((always_inline)) struct iovec *
 iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_t *r, size_t *sep,
-	 int check, int avx2)
+	 int check)
 {
-	(void)avx2; /* (without JH_COLL_REC_AVX2) */
 	struct iovec *end = k->iov + NIOV;
 	if (__builtin_expect(r[0] != 0, 1)) {
 		if (check && end - v < JH_COLL_INREC)
 			v = iovs_flush(k, v);
 		/* all four unpacked (no branch on the count) */
-#ifdef JH_COLL_REC_AVX2
-		if (avx2)
-			jh_coll_rec_unpack_avx2(r, *sep, v);
-		else
-#endif
-			jh_coll_rec_unpack(r, *sep, v);
+		jh_coll_rec_unpack(r, *sep, v);
 		*sep = jh_coll_rec_sep(r);
 		return jh_coll_rec_next(r, v);
 	}
@@ -311,7 +304,7 @@ iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_
 
 /* Gathers stack's line (see jh_coll_line) at v. */
 static inline __attribute__((always_inline)) struct iovec *
-iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t stack, int avx2)
+iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t stack)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
@@ -329,15 +322,15 @@ iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t sta
 			const uint64_t *r = rec[p[-1]];
 			if (__builtin_expect(!r[0], 0))
 				break;
-			v = iovs_loc(k, v, c, r, &sep, 0, avx2);
+			v = iovs_loc(k, v, c, r, &sep, 0);
 		}
 	}
 	while (p > locs)
-		v = iovs_loc(k, v, c, rec[*--p], &sep, 1, avx2);
+		v = iovs_loc(k, v, c, rec[*--p], &sep, 1);
 	if (end - v < 2)
 		v = iovs_flush(k, v);
 	if (sep == JH_NAME_PAD) /* the last element is inline */
-		*v++ = (struct iovec){(void *)(uintptr_t)inline_mark, 8};
+		*v++ = (struct iovec){(void *)(uintptr_t)jh_coll_inline_mark, 8};
 	*v++ = (struct iovec){c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]};
 	return v;
 }
@@ -358,10 +351,8 @@ static int direct_fd(FILE *out)
 	return fd;
 }
 
-/* Gathers and writes the lines in order (avx2: a constant, unpacking with
- * AVX2). */
-static inline __attribute__((always_inline)) void
-write_lines(struct iovs *k, const struct jh_coll *c, const uint32_t *order, int avx2)
+/* Gathers and writes the lines in order. */
+static void write_lines(struct iovs *k, const struct jh_coll *c, const uint32_t *order)
 {
 	const struct jh_graph *g = c->g;
 	struct iovec *v = k->iov;
@@ -370,25 +361,10 @@ write_lines(struct iovs *k, const struct jh_coll *c, const uint32_t *order, int 
 			__builtin_prefetch(&g->stacks[order[s + 10]]);
 		prefetch_stack(c, order, s + 6, 1);
 		prefetch_stack(c, order, s + 3, 0);
-		v = iovs_line(k, v, c, order[s], avx2);
+		v = iovs_line(k, v, c, order[s]);
 	}
 	iovs_flush(k, v);
 }
-
-static __attribute__((noinline)) void write_lines_base(struct iovs *k, const struct jh_coll *c,
-						       const uint32_t *order)
-{
-	write_lines(k, c, order, 0);
-}
-
-#ifdef JH_COLL_REC_AVX2
-/* (flatten: the unpacking, of this target, is inlined here) */
-static __attribute__((noinline, target("avx2"), flatten)) void
-write_lines_avx2(struct iovs *k, const struct jh_coll *c, const uint32_t *order)
-{
-	write_lines(k, c, order, 1);
-}
-#endif
 
 /* Writes the sorted lines with writev to fd (direct_fd of out). */
 static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *order)
@@ -399,13 +375,7 @@ static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *or
 	struct iovs *k = xmalloc(sizeof(*k));
 	k->fd = fd;
 	k->err = 0;
-#ifdef JH_COLL_REC_AVX2
-	/* (JH_NO_AVX2: the other way, for tests on machines with AVX2) */
-	if (__builtin_cpu_supports("avx2") && !getenv("JH_NO_AVX2"))
-		write_lines_avx2(k, c, order);
-	else
-#endif
-		write_lines_base(k, c, order);
+	write_lines(k, c, order);
 	int r = k->err ? -1 : 0;
 	free(k);
 	return r;
@@ -421,42 +391,6 @@ static int write_buffered(FILE *out, const struct jh_coll *c, const uint32_t *or
 	fwrite(k.buf, 1, k.len, out);
 	free(k.buf);
 	return ferror(out) ? -1 : 0;
-}
-
-void jh_coll_line(const struct jh_coll *c, uint32_t stack, struct jh_coll_sink *k)
-{
-	const struct jh_gstack *gs = &c->g->stacks[stack];
-	const uint32_t *locs = c->g->locpool + gs->off;
-	size_t sep = 0;
-	for (uint32_t i = gs->len; i-- > 0;) { /* root first */
-		uint32_t l = locs[i];
-		for (uint32_t e = 0; e < c->eoff[l + 1] - c->eoff[l]; e++) {
-			const struct jh_coll_str *t = jh_coll_elem(c, l, e);
-			jh_coll_put(k, t->s - sep, t->len + sep);
-			sep = jh_coll_sep(t->inl);
-		}
-	}
-	if (sep == JH_NAME_PAD)
-		jh_coll_put(k, inline_mark, 8);
-	jh_coll_put(k, c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]);
-}
-
-void jh_coll_put(struct jh_coll_sink *k, const char *s, size_t n)
-{
-	if (k->kind == JH_SINK_SB) {
-		jh_sb_add(k->sb, s, n);
-		return;
-	}
-	if (k->len + n > k->cap) {
-		fwrite(k->buf, 1, k->len, k->out);
-		k->len = 0;
-		if (n > k->cap) {
-			fwrite(s, 1, n, k->out);
-			return;
-		}
-	}
-	memcpy(k->buf + k->len, s, n);
-	k->len += n;
 }
 
 /* Per stack: " count\n", or " before after\n" with --base. */

@@ -113,21 +113,9 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 		JH_GROW(pcs, (size_t)(e - s) / 2 + 1, alloc);
 	while (s < e) {
 		uint64_t pc;
-#ifdef JH_HEX_SSE2
-		size_t take = jh_stack_addr_sse2(s, e, &pc);
-		if (take)
-			s += take;
-		else
-#endif
-		{
-			/* t, v: s and pc stay in registers on the path above */
-			const char *t = jh_skip_space(s, e);
-			uint64_t v;
-			if (t == e || (rc = jh_parse_hex(r, &t, e, &v)))
-				break;
-			s = t;
-			pc = v;
-		}
+		s = jh_skip_space(s, e);
+		if (s == e || (rc = jh_parse_hex(r, &s, e, &pc)))
+			break;
 		/* callers hold return addresses: step back into the call */
 		pc -= n != 0;
 		pcs[n++] = pc;

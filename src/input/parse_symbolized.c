@@ -4,7 +4,7 @@
  * variables, ended by the first line starting with "---"; then the embedded
  * profile (heap_v2 or legacy), optionally after a "--- heap" marker.
  */
-#include "jeheap/parse.h"
+#include "parse.h"
 #include "jeheap/trace.h"
 
 #include <stdlib.h>
@@ -114,5 +114,5 @@ int jh_parse_symbolized(struct jh_reader *r)
 	jh_symbatch_flush(r->p, &b); /* also on errors: a truncated tail keeps them */
 	jh_symbatch_release(&b);
 	JH_TRACE("symbols read");
-	return rc == 1 ? jh_parse_profile(r, 1) : rc;
+	return rc; /* 1: the dispatcher reads the embedded profile */
 }

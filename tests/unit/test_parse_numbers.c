@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jeheap/parse.h"
+#include "parse.h"
 
 struct rd {
 	struct jh_reader r;

@@ -1,6 +1,6 @@
 /*
- * parse.h - private interface shared by the profile readers (parse*.c) and
- * the model (profile.c).
+ * parse.h - private interface of the input stage, shared by the profile
+ * readers (parse*.c) and the raw profile (profile*.c).
  *
  * Every reader pulls lines from one jh_input and fills one jh_profile.
  * Readers return 0 or -1. A malformed line is reported with jh_bad_line,
@@ -11,7 +11,7 @@
 #ifndef JEHEAP_PARSE_H
 #define JEHEAP_PARSE_H
 
-#include "input.h"
+#include "jeheap/input.h"
 #include <string.h>
 #include "jeheap/profile.h"
 
@@ -21,6 +21,7 @@ struct jh_reader {
 	struct jh_diag *d;
 	int truncated;        /* the last line was cut off; stop quietly */
 	int body;             /* a profile header was read (heap_v2 or legacy) */
+	int body_lines;       /* a line other than blanks came after that header */
 	uint64_t *pcs;        /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
@@ -283,7 +284,8 @@ int jh_body_line(struct jh_reader *r, const char **s, const char **e);
 /* Profile bodies; header is the header line (already read). */
 int jh_parse_heapv2(struct jh_reader *r, const char *header, size_t hlen);
 int jh_parse_legacy(struct jh_reader *r, const char *header, size_t hlen);
-/* After a "--- symbol" line: symbols, then the embedded profile. */
+/* After a "--- symbol" line: the symbols; returns 1 when the embedded
+ * profile follows (the dispatcher reads it), else -1. */
 int jh_parse_symbolized(struct jh_reader *r);
 /* Reads the next header (skipping % command lines) and runs the reader for
  * it; after_symbols changes the message for an unknown header. */
@@ -409,19 +411,6 @@ static inline void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, 
 	}
 	if (++b->n == JH_SYMBATCH)
 		jh_symbatch_flush(p, b);
-}
-/* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/
- * (at the leftmost "--"): returns the end of the part starting at s, names
- * ending at e; *next is the start of the following part, NULL after the last. */
-static inline const char *jh_names_part(const char *s, const char *e, const char **next)
-{
-	const char *d = s;
-	while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
-		d++;
-	if (d && d + 1 >= e)
-		d = NULL;
-	*next = d ? d + 2 : NULL;
-	return d ? d : e;
 }
 /* Sorts syms by pc; of several lines for one pc the last one is kept. */
 void jh_profile_sort_symbols(struct jh_profile *p);

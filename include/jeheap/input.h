@@ -15,8 +15,6 @@ struct jh_input;
 
 /* Bytes after the end of every line that may be read (not written) safely. */
 #define JH_INPUT_PAD 16
-/* The same after the end of the buffered data (see jh_input_next). */
-#define JH_INPUT_SCAN_PAD 64
 
 /* Opens path ("-" = stdin). Returns NULL with d set if it cannot be opened. */
 struct jh_input *jh_input_open(const char *path, struct jh_diag *d);
@@ -35,17 +33,6 @@ void jh_input_close(struct jh_input *in);
  */
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len);
 int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d);
-/*
- * _buffered with the search for the line's end done by the caller (who may
- * look for other bytes in the same pass): the unread bytes start at
- * jh_input_next and end at a NUL byte (the end of the buffered data or a
- * NUL in it), followed by JH_INPUT_SCAN_PAD readable bytes. With stop the
- * first '\n' or NUL from there, jh_input_line_at returns what _buffered
- * would: 1 with the line ending at stop, or 0 when stop is a NUL (then
- * _refill must follow, as after _buffered).
- */
-char *jh_input_next(struct jh_input *in);
-int jh_input_line_at(struct jh_input *in, const char *stop, char **line, size_t *len);
 /*
  * Next line: returns 1 with *line and *len set (valid until the next call; the
  * line is NUL-terminated: (*line)[*len] == 0), 0 at end

@@ -12,6 +12,8 @@
 
 #include "jeheap/base.h"
 
+#include <string.h>
+
 enum jh_format {
 	JH_FMT_HEAP_V2,     /* jemalloc "heap_v2/<period>" */
 	JH_FMT_LEGACY_HEAP, /* gperftools "heap profile: ..." */
@@ -126,6 +128,8 @@ struct jh_profile {
 	uint64_t *pc_pending;       /* the pcs of pcids[pending_off ..), not */
 	size_t npc_pending, pc_pending_alloc, pending_off; /* looked up yet */
 	struct jh_arena sym_arena;  /* storage of sym_parts */
+	const char *limit;          /* a size limit was passed (what): the ids
+	                             * are no longer right; read/handover fail */
 	uint64_t *sym_index;        /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;
 };
@@ -156,9 +160,36 @@ void jh_profile_densify(struct jh_profile *p);
 const char *jh_profile_symbol(const struct jh_profile *p, uint64_t pc);
 
 /*
+ * The handover to the model: after jh_profile_read, the consumer calls
+ * jh_profile_handover once, then reads the dense form and may take parts
+ * of the profile with the functions below (what it takes it owns; what it
+ * leaves, jh_profile_release frees).
+ */
+/* Ends reading: the stacks' pcs become dense ids (pcids/upcs/upc_syms, see
+ * dense_pcs) and the reader's indexes are freed. Returns 0, or -1 with d
+ * set when the profile went over a size limit (too many stacks, addresses
+ * or names: a message instead of ids that would wrap). */
+int jh_profile_handover(struct jh_profile *p, struct jh_diag *d);
+/* Moves the storage of the distinct symbol parts (sym_parts, with
+ * split_symbols) into names (jh_intern_keep: the strings may then be
+ * interned without a copy) and frees the parts' table and index. */
+void jh_profile_give_parts(struct jh_profile *p, struct jh_intern *names);
+/* Takes pcids (*n ids, room for *alloc; free with jh_free_large). */
+uint32_t *jh_profile_take_pcids(struct jh_profile *p, size_t *n, size_t *alloc);
+/* Takes upcs (nupcs pcs; free with jh_free_large). */
+uint64_t *jh_profile_take_upcs(struct jh_profile *p);
+/* Frees the dense ids (pcids, upcs, upc_syms). */
+void jh_profile_drop_ids(struct jh_profile *p);
+/* Frees the symbol lines (syms, sym_frames, upc_syms). */
+void jh_profile_drop_symbols(struct jh_profile *p);
+
+/*
  * Reads one profile file (any supported format, plain, gzip or zstd; "-" is
  * stdin) into p (which must be initialised). Returns 0, or -1 with d set to
- * "FILE:LINE: what is wrong". Warnings (truncated tails) go to stderr.
+ * "FILE:LINE: what is wrong". Warnings (truncated tails) go through jh_warn.
+ * A profile header followed by nothing (blank lines at most: a dump cut
+ * right after it) fails with JH_EXIT_NODATA, "FILE: no samples: empty or
+ * truncated".
  */
 int jh_profile_read(struct jh_profile *p, const char *path, struct jh_diag *d);
 /* Same for a profile held in memory (data[0..n), plain or compressed); name
@@ -172,5 +203,19 @@ int jh_profile_read_mem(struct jh_profile *p, const void *data, size_t n, const 
  * (out untouched), -1 if the line is not a maps line.
  */
 int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out);
+
+/* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/
+ * (at the leftmost "--"): returns the end of the part starting at s, names
+ * ending at e; *next is the start of the following part, NULL after the last. */
+static inline const char *jh_names_part(const char *s, const char *e, const char **next)
+{
+	const char *d = s;
+	while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
+		d++;
+	if (d && d + 1 >= e)
+		d = NULL;
+	*next = d ? d + 2 : NULL;
+	return d ? d : e;
+}
 
 #endif

@@ -82,7 +82,7 @@ static struct jh_input *input_new(const char *name, size_t size)
 	in->rawcap = size < JH_IN_CHUNK ? (size < 4096 ? 4096 : size) : JH_IN_CHUNK;
 	in->raw = xmalloc(in->rawcap);
 	in->cap = size < JH_BUF_INIT / 4 ? 4096 : JH_BUF_INIT;
-	in->buf = xcalloc(1, in->cap + 1 + JH_INPUT_SCAN_PAD);
+	in->buf = xcalloc(1, in->cap + 1 + JH_INPUT_PAD);
 	return in;
 }
 
@@ -260,8 +260,8 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
 					   "line longer than %lu bytes", JH_MAX_LINE);
 		in->cap *= 2;
-		in->buf = xrealloc(in->buf, in->cap + 1 + JH_INPUT_SCAN_PAD);
-		memset(in->buf + in->end, 0, in->cap + 1 + JH_INPUT_SCAN_PAD - in->end);
+		in->buf = xrealloc(in->buf, in->cap + 1 + JH_INPUT_PAD);
+		memset(in->buf + in->end, 0, in->cap + 1 + JH_INPUT_PAD - in->end);
 	}
 	char *dst = in->buf + in->end;
 	size_t room = in->cap - in->end;
@@ -296,12 +296,8 @@ static int give_line(struct jh_input *in, char *s, size_t n, char **line, size_t
 	return 1;
 }
 
-char *jh_input_next(struct jh_input *in)
-{
-	return in->buf + in->start;
-}
-
-/* jh_input_line_at, inline in jh_input_line_buffered. */
+/* The line ending at stop, the first '\n' or NUL from in->scan: a NUL ends
+ * the buffered data (or is in it) and the line is not complete (0). */
 static inline int line_at(struct jh_input *in, const char *stop, char **line, size_t *len)
 {
 	if (*stop != '\n') {
@@ -323,11 +319,6 @@ static inline int line_at(struct jh_input *in, const char *stop, char **line, si
 int jh_input_line_buffered(struct jh_input *in, char **line, size_t *len)
 {
 	return line_at(in, strchrnul(in->buf + in->scan, '\n'), line, len);
-}
-
-int jh_input_line_at(struct jh_input *in, const char *stop, char **line, size_t *len)
-{
-	return line_at(in, stop, line, len);
 }
 
 int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)

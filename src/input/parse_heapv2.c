@@ -4,7 +4,7 @@
  * jeprof would silently skip (malformed count line, stray text) is an error
  * here, since skipping it silently changes the numbers.
  */
-#include "jeheap/parse.h"
+#include "parse.h"
 
 #include <stdlib.h>
 

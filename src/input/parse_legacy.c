@@ -3,7 +3,7 @@
  * ReadHeapProfile, spec section 3.1) with jeprof's choice of sampling
  * correction from the header's "@ <type>/<period>" tail.
  */
-#include "jeheap/parse.h"
+#include "parse.h"
 
 /* The tail "\s*@\s*<type>[/<period>]" of the header: returns the algorithm
  * (0 none, 1 v1, 2 v2) and the adjustment, as jeprof computes them; -1 for

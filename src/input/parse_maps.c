@@ -1,5 +1,6 @@
-/* parse_maps.c - /proc/<pid>/maps lines -> struct jh_mapping. */
-#include "jeheap/parse.h"
+/* parse_maps.c - /proc/<pid>/maps lines -> struct jh_mapping; the map sections
+ * and the body lines of heap profiles (which end at a map section). */
+#include "parse.h"
 
 #include <stdlib.h>
 
@@ -148,5 +149,29 @@ int jh_parse_maps(struct jh_reader *r, int memory_map)
 		p->maps[p->nmaps++] = m;
 	}
 	free(build);
+	return rc;
+}
+
+int jh_body_line(struct jh_reader *r, const char **sp, const char **ep)
+{
+	char *line;
+	size_t len;
+	int rc;
+	while ((rc = jh_next_line(r, &line, &len)) > 0) {
+		const char *s = line, *e = line + len;
+		if ((len && *s == 'M' && JH_STARTS(s, e, "MAPPED_LIBRARIES:")) ||
+		    (len && *s == '-' && JH_STARTS(s, e, "--- Memory map:"))) {
+			r->body_lines = 1;
+			return jh_parse_maps(r, *s == '-') < 0 ? -1 : 0;
+		}
+		s = jh_skip_space(s, e);
+		e = jh_rskip_space(s, e);
+		if (s == e)
+			continue;
+		r->body_lines = 1;
+		*sp = s;
+		*ep = e;
+		return 1;
+	}
 	return rc;
 }

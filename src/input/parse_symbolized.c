@@ -4,9 +4,8 @@
  * variables, ended by the first line starting with "---"; then the embedded
  * profile (heap_v2 or legacy), optionally after a "--- heap" marker.
  */
-#include "jeheap/parse.h"
+#include "parse.h"
 #include "jeheap/trace.h"
-#include "symscan.h"
 
 #include <stdlib.h>
 
@@ -25,12 +24,28 @@ static int variable(struct jh_reader *r, const char *s, const char *e)
 	return 1; /* other variables are ignored, as by jeprof */
 }
 
-/* The "--" separators of the current line: offsets from its start, n of
- * them (more than alloc: not all stored). */
+/* The "--" separators of a symbol line's names: offsets from the line's start. */
 struct seps {
 	uint32_t *v;
 	size_t n, alloc;
 };
+
+/* The separators of line[from..len), as jh_names_part splits (Perl's
+ * split /--/: the leftmost "--", then the leftmost after it). */
+static void find_seps(struct seps *sp, const char *line, size_t from, size_t len)
+{
+	const char *q = line + from, *e = line + len;
+	sp->n = 0;
+	while ((q = memchr(q, '-', (size_t)(e - q))) && q + 1 < e) {
+		if (q[1] != '-') {
+			q++;
+			continue;
+		}
+		JH_GROW(sp->v, sp->n + 1, sp->alloc);
+		sp->v[sp->n++] = (uint32_t)(q - line);
+		q += 2;
+	}
+}
 
 static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *line,
 		       size_t len, struct seps *sp)
@@ -44,43 +59,27 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
 		return jh_bad_line(r, "symbol line without a name '%s'",
 				   jh_quote(r, line, len));
 	size_t from = (size_t)(s - line);
-	if (sp->n > sp->alloc || (sp->n && sp->v[0] < from)) {
-		/* more than there was room for, or one before the names (never
-		 * in a line the hex parse took): the names are scanned again */
-		do {
-			if (sp->n > sp->alloc) {
-				sp->alloc = sp->n;
-				free(sp->v);
-				sp->v = xmalloc(jh_st_mult(sp->alloc, sizeof(*sp->v)));
-			}
-			jh_symscan_line(s, sp->v, sp->alloc, &sp->n);
-		} while (sp->n > sp->alloc);
-		for (size_t i = 0; i < sp->n; i++)
-			sp->v[i] += (uint32_t)from;
-	}
+	sp->n = 0;
+	if (r->p->split_symbols)
+		find_seps(sp, line, from, len);
 	jh_symbatch_add(r->p, batch, pc, line, from, len, sp->v, sp->n);
 	return 0;
 }
 
 /* The symbol lines up to the end of the section (1: a "---" line came) or
- * to an error (-1); the lines read are in the batch. Lines are taken in
- * place from the input's buffer, where one pass finds each line's end and
- * separators; the batch is stored before the buffer is refilled. */
+ * to an error (-1); the lines read are in the batch, which is stored
+ * before the input's buffer is refilled (the names are not copied). */
 static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
-	_Static_assert(JH_INPUT_SCAN_PAD >= JH_SYMSCAN_PAD, "jh_symscan_line reads past the data");
-	struct seps sp = {xmalloc(64 * sizeof(uint32_t)), 0, 64};
-	jh_symscan_fn *scan = jh_symscan_best();
+	struct seps sp = {NULL, 0, 0};
 	char *line;
 	size_t len;
 	int rc;
 	for (;;) {
-		const char *stop = scan(jh_input_next(r->in), sp.v, sp.alloc, &sp.n);
-		if (!jh_input_line_at(r->in, stop, &line, &len)) {
+		if (!jh_input_line_buffered(r->in, &line, &len)) {
 			jh_symbatch_flush(r->p, b);
 			if ((rc = jh_input_line_refill(r->in, &line, &len, r->d)) <= 0)
 				break;
-			scan(line, sp.v, sp.alloc, &sp.n); /* ends at its NUL */
 		}
 		const char *s = line, *e = line + len;
 		if (len >= 2 && s[0] == '0' && s[1] == 'x') {
@@ -115,5 +114,5 @@ int jh_parse_symbolized(struct jh_reader *r)
 	jh_symbatch_flush(r->p, &b); /* also on errors: a truncated tail keeps them */
 	jh_symbatch_release(&b);
 	JH_TRACE("symbols read");
-	return rc == 1 ? jh_parse_profile(r, 1) : rc;
+	return rc; /* 1: the dispatcher reads the embedded profile */
 }

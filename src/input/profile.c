@@ -1,6 +1,6 @@
 /* profile.c - the raw profile model: interned stacks, thread samples, symbols. */
 #include "jeheap/profile.h"
-#include "jeheap/parse.h"
+#include "parse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,9 +148,9 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 			return id - 1;
 		j = (j + 1) & mask;
 	}
-	if (p->nstacks >= UINT32_MAX - 1) {
-		fprintf(stderr, "jeheap: too many stacks\n");
-		exit(JH_EXIT_INTERNAL);
+	if (p->nstacks >= UINT32_MAX - 1) { /* stack 0 takes the rest (the read fails) */
+		p->limit = "too many stacks";
+		return 0;
 	}
 	size_t off = pool_add(p, pcs, n);
 	JH_GROW_LARGE(p->stacks, p->nstacks + 1, p->stacks_alloc);
@@ -276,23 +276,6 @@ const char *jh_profile_sym_part(const struct jh_profile *p, uint32_t id, size_t 
 	return x;
 }
 
-uint64_t *jh_pairs_resize(uint64_t *old, size_t oldcap, size_t cap, int mix)
-{
-	uint64_t *slots = xcalloc(cap, 2 * sizeof(*slots));
-	for (size_t i = 0; i < oldcap; i++) {
-		if (!old[2 * i + 1])
-			continue;
-		uint64_t key = old[2 * i];
-		size_t j = (mix ? jh_hash_u64(key) : key) & (cap - 1);
-		while (slots[2 * j + 1])
-			j = (j + 1) & (cap - 1);
-		slots[2 * j] = key;
-		slots[2 * j + 1] = old[2 * i + 1];
-	}
-	free(old);
-	return slots;
-}
-
 static void sym_index_grow(struct jh_profile *p)
 {
 	size_t cap = p->sym_index_cap ? p->sym_index_cap * 2 : 1024;
@@ -305,8 +288,10 @@ static __attribute__((noinline)) uint32_t sym_insert(struct jh_profile *p, const
 						     uint64_t h, size_t j)
 {
 	if (p->nsym_parts >= UINT32_MAX - 1 || n >= UINT32_MAX) {
-		fprintf(stderr, "jeheap: too many symbol names\n");
-		exit(JH_EXIT_INTERNAL);
+		p->limit = "too many symbol names"; /* the read fails */
+		if (p->nsym_parts)
+			return 0;
+		n = 0;
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, SYM_HEAD_AT + n + 1) + SYM_HEAD_AT;
 	struct sym_head hd = {(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
@@ -375,10 +360,8 @@ void jh_symbatch_release(struct jh_symbatch *b)
 
 void jh_symbatch_room(struct jh_profile *p, struct jh_symbatch *b, size_t n)
 {
-	if (n >= UINT32_MAX) {
-		fprintf(stderr, "jeheap: symbol lines with too many names\n");
-		exit(JH_EXIT_INTERNAL);
-	}
+	if (n >= UINT32_MAX)
+		p->limit = "symbol lines with too many names"; /* the read fails */
 	sym_index_room(p, n);
 	JH_GROW(b->parts, n, b->parts_alloc);
 }
@@ -418,46 +401,4 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 	}
 	b->n = 0;
 	b->nparts = 0;
-}
-
-/* Orders by pc, and lines of one pc by position in the file. */
-struct symref {
-	uint64_t pc;
-	size_t pos;
-};
-
-static int symref_cmp(const void *a, const void *b)
-{
-	const struct symref *x = a, *y = b;
-	if (x->pc != y->pc)
-		return x->pc < y->pc ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-void jh_profile_sort_symbols(struct jh_profile *p)
-{
-	int sorted = 1;
-	for (size_t i = 1; i < p->nsyms && sorted; i++)
-		sorted = p->syms[i - 1].pc < p->syms[i].pc;
-	if (sorted)
-		return;
-	struct symref *r = xmalloc(jh_st_mult(p->nsyms, sizeof(*r)));
-	for (size_t i = 0; i < p->nsyms; i++) {
-		r[i].pc = p->syms[i].pc;
-		r[i].pos = i;
-	}
-	jh_qsort(r, p->nsyms, sizeof(*r), symref_cmp);
-	struct jh_symname *out = xmalloc(jh_st_mult(p->nsyms, sizeof(*out)));
-	size_t n = 0;
-	for (size_t i = 0; i < p->nsyms; i++) {
-		struct jh_symname *s = &p->syms[r[i].pos];
-		if (n && out[n - 1].pc == s->pc) /* a later line for the same pc wins */
-			n--;
-		out[n++] = *s;
-	}
-	free(r);
-	free(p->syms);
-	p->syms = out;
-	p->nsyms = n;
-	p->syms_alloc = p->nsyms;
 }

@@ -18,7 +18,7 @@
  * index (SYM_ONLY | line in the wide table, NSYM | line in the narrow).
  */
 #include "jeheap/profile.h"
-#include "jeheap/parse.h"
+#include "parse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,9 +101,9 @@ static void choose_hi(struct jh_profile *p, uint64_t first)
 static void pc_table_init(struct jh_profile *p, uint64_t first)
 {
 	jh_profile_sort_symbols(p);
-	if (p->nsyms >= NSYM) {
-		fprintf(stderr, "jeheap: too many symbol lines\n");
-		exit(JH_EXIT_INTERNAL);
+	if (p->nsyms >= NSYM) { /* the lines past the limit are not looked up */
+		p->limit = "too many symbol lines";
+		p->nsyms = NSYM - 1;
 	}
 	choose_hi(p, first);
 	size_t nar = 0;
@@ -141,9 +141,9 @@ static void pc_table_init(struct jh_profile *p, uint64_t first)
 /* The next id + 1, for pc (whose symbol line is sym + 1, 0 = none). */
 static uint32_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 {
-	if (p->nupcs >= NSYM - 2) {
-		fprintf(stderr, "jeheap: too many addresses\n");
-		exit(JH_EXIT_INTERNAL);
+	if (p->nupcs >= NSYM - 2) { /* id 0 takes the rest (the read fails) */
+		p->limit = "too many addresses";
+		return 1;
 	}
 	JH_GROW_LARGE(p->upcs, p->nupcs + 1, p->upcs_alloc);
 	JH_GROW_LARGE(p->upc_syms, p->nupcs + 1, p->upc_syms_alloc);

@@ -10,7 +10,6 @@
  * module/pc identity.
  */
 #include "jeheap/model_internal.h"
-#include "jeheap/parse.h"
 #include "jeheap/trace.h"
 
 #include <inttypes.h>
@@ -202,13 +201,7 @@ static const char **part_names(struct jh_model *m, struct jh_profile *p, uint32_
 				   ? NULL
 				   : jh_intern_nocopy(&m->names, s, n, h);
 	}
-	jh_intern_keep(&m->names, &p->sym_arena);
-	free(p->sym_parts);
-	free(p->sym_index);
-	p->sym_parts = NULL;
-	p->nsym_parts = p->sym_parts_alloc = 0;
-	p->sym_index = NULL;
-	p->sym_index_cap = p->sym_index_nr = 0;
+	jh_profile_give_parts(p, &m->names);
 	return funcs;
 }
 
@@ -515,52 +508,22 @@ static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 	return (uint32_t)m->nstacks++;
 }
 
-/* Frees what densify made (profiles built by hand do not know of it). */
-static void drop_dense(struct jh_profile *p)
-{
-	jh_free_large(p->pcids);
-	jh_free_large(p->upcs);
-	jh_free_large(p->upc_syms);
-	p->pcids = NULL;
-	p->upcs = NULL;
-	p->upc_syms = NULL;
-	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = p->upc_syms_alloc = 0;
-}
-
-/* The symbol lines, read by id_locations only: the model's stacks may
- * take their memory (jh_free_large). */
-static void drop_symbols(struct jh_profile *p)
-{
-	jh_free_large(p->syms);
-	jh_free_large(p->sym_frames);
-	jh_free_large(p->upc_syms);
-	p->syms = NULL;
-	p->sym_frames = NULL;
-	p->upc_syms = NULL;
-	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = p->upc_syms_alloc = 0;
-}
-
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d)
 {
 	struct jh_model_priv *mp = m->priv;
 	if (is_base)
 		need_stack_base(m);
-	jh_profile_densify(p);
-	free(p->pc_slots); /* the reader's indexes: their memory is reused */
-	free(p->pc_narrow);
-	free(p->stack_slots);
-	p->pc_slots = p->pc_narrow = NULL;
-	p->stack_slots = NULL;
-	p->pc_slots_cap = p->pc_narrow_cap = p->stack_slots_cap = 0;
+	if (jh_profile_handover(p, d))
+		return -1;
 	int identity;
 	uint32_t *glob = id_locations(m, p, s, &identity, d);
 	if (!glob) {
-		drop_dense(p);
+		jh_profile_drop_ids(p);
 		return -1;
 	}
 	if (p->split_symbols) /* else the names may be the caller's */
-		drop_symbols(p);
+		jh_profile_drop_symbols(p);
 
 	/* jeprof reads the per-thread data of the first profile only (the
 	 * others add to the whole-process counts); bases' threads are
@@ -569,9 +532,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	if (mp->keep_first && !is_base && mp->nprofiles == 0) {
 		/* the profile's pcs and their locations are kept, not copied */
 		m->nfirst = p->nupcs;
-		m->first_pcs = p->upcs;
+		m->first_pcs = jh_profile_take_upcs(p);
 		m->first_locs = glob;
-		p->upcs = NULL;
 	}
 	if (!is_base)
 		mp->nprofiles++;
@@ -599,11 +561,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	if (steal) {
 		for (size_t i = 0; !identity && i < p->npcids; i++)
 			p->pcids[i] = glob[p->pcids[i]];
-		m->locpool = p->pcids;
-		m->locpool_alloc = p->pcids_alloc;
-		m->nlocpool = p->npcids;
-		p->pcids = NULL;
-		p->npcids = p->pcids_alloc = 0;
+		m->locpool = jh_profile_take_pcids(p, &m->nlocpool, &m->locpool_alloc);
 	}
 	int direct = steal && identity && m->nstacks == 0;
 	if (!direct)
@@ -646,7 +604,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	free(pstack);
 	if (glob != m->first_locs)
 		free(glob);
-	drop_dense(p);
+	jh_profile_drop_ids(p);
 	return 0;
 }
 

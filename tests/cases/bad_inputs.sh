@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every testdata/bad/<name> (with <name>.expected): `jeheap --text <name>` must
 # print exactly the expected single line on stderr, nothing on stdout, and
-# exit non-zero. Skipped (77) while the analysis pipeline is not built.
+# exit non-zero (with <name>.status: exactly that status). Skipped (77) while the analysis pipeline is not built.
 set -u
 : "${JEHEAP:?}" "${JH_SRC:?}"
 cd "$JH_SRC/testdata/bad" || exit 1
@@ -18,9 +18,12 @@ for exp in *.expected; do
 	"$JEHEAP" --text "$f" > "$good.out" 2> "$good.err"
 	rc=$?
 	want=$(cat "$exp")
-	if [ "$rc" -eq 0 ] || [ -s "$good.out" ] || [ "$(cat "$good.err")" != "$want" ] ||
+	status=$rc
+	[ -f "$f.status" ] && status=$(cat "$f.status")
+	if [ "$rc" -eq 0 ] || [ "$rc" -ne "$status" ] || [ -s "$good.out" ] ||
+		[ "$(cat "$good.err")" != "$want" ] ||
 		[ "$(wc -l < "$good.err")" -ne 1 ]; then
-		echo "FAIL $f: exit $rc"
+		echo "FAIL $f: exit $rc (want $status, non-zero)"
 		echo "  want: $want"
 		sed 's/^/  got:  /' "$good.err"
 		[ -s "$good.out" ] && echo "  (stdout was not empty)"

@@ -19,7 +19,7 @@ RANK = {s: i for i, s in enumerate(STAGES)}
 # Owner stage of every public header.
 PUBLIC = {
     "base.h": "base", "trace.h": "base", "idtab.h": "base",
-    "input.h": "input", "profile.h": "input", "parse.h": "input",
+    "input.h": "input", "profile.h": "input",
     "symbolize.h": "symbolize", "debug_find.h": "symbolize", "list_lines.h": "symbolize",
     "elf_image.h": "symbolize",
     "model.h": "model", "names.h": "model", "model_internal.h": "model",

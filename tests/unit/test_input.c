@@ -1,5 +1,5 @@
 /* input.c: lines, CRLF, NUL bytes, gzip/zstd by magic bytes, truncation, files;
- * jh_input_line and jh_input_next/jh_input_line_at give the same. */
+ * jh_input_line and its two halves (_buffered, _refill) give the same. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,32 +30,22 @@ static char *all_lines(struct jh_input *in, int *rc, struct jh_diag *d)
 	return jh_sb_detach(&sb);
 }
 
-static volatile unsigned pad_sink;
-
-/* The same through jh_input_next and jh_input_line_at, with the line ends
- * found here; the JH_INPUT_SCAN_PAD bytes after each stop are read (for
- * ASan to check they may be). */
-static char *all_lines_at(struct jh_input *in, int *rc, struct jh_diag *d)
+/* The same through the two halves, jh_input_line_buffered and
+ * jh_input_line_refill. */
+static char *all_lines_halves(struct jh_input *in, int *rc, struct jh_diag *d)
 {
 	struct jh_sb sb;
 	jh_sb_init(&sb);
 	char *line;
 	size_t len;
-	unsigned pad = 0;
 	for (;;) {
-		const char *p = jh_input_next(in);
-		while (*p != '\n' && *p)
-			p++;
-		for (int i = 1; i <= JH_INPUT_SCAN_PAD; i++)
-			pad += (unsigned char)p[i];
-		if (!jh_input_line_at(in, p, &line, &len) &&
+		if (!jh_input_line_buffered(in, &line, &len) &&
 		    (*rc = jh_input_line_refill(in, &line, &len, d)) <= 0)
 			break;
 		assert_int_equal(line[len], 0);
 		jh_sb_add(&sb, line, len);
 		jh_sb_addc(&sb, '|');
 	}
-	pad_sink = pad;
 	return jh_sb_detach(&sb);
 }
 
@@ -68,7 +58,7 @@ static char *mem_lines(const void *data, size_t n, int *rc, struct jh_diag *d)
 	struct jh_input *in2 = jh_input_mem(data, n, "m");
 	struct jh_diag d2 = {{0}, 0};
 	int rc2;
-	char *s2 = all_lines_at(in2, &rc2, &d2);
+	char *s2 = all_lines_halves(in2, &rc2, &d2);
 	assert_string_equal(s2, s);
 	assert_int_equal(rc2, *rc);
 	if (*rc < 0)

@@ -1,6 +1,6 @@
 /*
  * test_parse_numbers.c - the number parsers of the readers (parse.h): the
- * fast paths (SSE2 on x86-64, SWAR) against the plain _slow ones and
+ * fast path (SWAR) against the plain _slow ones and
  * against expected values and messages, on lines in buffers of exactly
  * the size the input guarantees (the line, its NUL, JH_INPUT_PAD bytes), so
  * that ASan catches any read past them.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jeheap/parse.h"
+#include "parse.h"
 
 struct rd {
 	struct jh_reader r;
@@ -51,9 +51,6 @@ typedef int hexfn(struct jh_reader *, const char **, const char *, uint64_t *);
 
 static hexfn *const hexfns[] = {
 	jh_parse_hex, jh_parse_hex_swar, jh_parse_hex_slow,
-#ifdef JH_HEX_SSE2
-	jh_parse_hex_sse2,
-#endif
 };
 
 struct hexcase {

@@ -79,7 +79,7 @@ static void test_later_wins_and_sorted(void **state)
 	(void)state;
 	struct jh_profile p;
 	read_ok(&p, "--- symbol\n0x30 c\n0x10 a\n0x0000000000000020 b1\n0x20 b2\n0x10 a2\n"
-		    "0xffffffffffffffff top\n---\n--- heap\nheap_v2/1\n");
+		    "0xffffffffffffffff top\n---\n--- heap\nheap_v2/1\n  t*: 0: 0 [0: 0]\n");
 	assert_int_equal(p.nsyms, 4);
 	for (size_t i = 1; i < p.nsyms; i++)
 		assert_true(p.syms[i - 1].pc < p.syms[i].pc);

@@ -1,6 +1,6 @@
 /*
- * parse.h - private interface shared by the profile readers (parse*.c) and
- * the model (profile.c).
+ * parse.h - private interface of the input stage, shared by the profile
+ * readers (parse*.c) and the raw profile (profile*.c).
  *
  * Every reader pulls lines from one jh_input and fills one jh_profile.
  * Readers return 0 or -1. A malformed line is reported with jh_bad_line,
@@ -11,13 +11,9 @@
 #ifndef JEHEAP_PARSE_H
 #define JEHEAP_PARSE_H
 
-#include "input.h"
+#include "jeheap/input.h"
 #include <string.h>
 #include "jeheap/profile.h"
-#if defined(__SSE2__) && defined(__x86_64__)
-#define JH_HEX_SSE2 1
-#include <emmintrin.h>
-#endif
 
 struct jh_reader {
 	struct jh_profile *p;
@@ -25,6 +21,7 @@ struct jh_reader {
 	struct jh_diag *d;
 	int truncated;        /* the last line was cut off; stop quietly */
 	int body;             /* a profile header was read (heap_v2 or legacy) */
+	int body_lines;       /* a line other than blanks came after that header */
 	uint64_t *pcs;        /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
@@ -212,86 +209,11 @@ static inline int jh_parse_hex_swar(struct jh_reader *r, const char **sp, const 
 	return 0;
 }
 
-#ifdef JH_HEX_SSE2
-/* Bit i set when byte i of x is not a hex digit; *let: 0xff in the bytes
- * that are letters a-f or A-F. */
-static inline unsigned jh_hex16_class(__m128i x, __m128i *let)
-{
-	/* x - lo + 0x80 (wrapping) is below -0x80 + (hi - lo + 1) for lo <= x <= hi */
-	__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - '0'))),
-				     _mm_set1_epi8((char)(-0x80 + 10)));
-	*let = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)),
-					   _mm_set1_epi8((char)(0x80 - 'a'))),
-			      _mm_set1_epi8((char)(-0x80 + 6)));
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(dig, *let)) ^ 0xffffu;
-}
-
-/* The 16 bytes of x as nibbles, byte 0 the highest (bits 60-63): digits
- * are x & 15, letters (x & 15) + 9, other bytes some nibble. */
-static inline uint64_t jh_hex16_value(__m128i x, __m128i let)
-{
-	__m128i d = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x0f)),
-				 _mm_and_si128(let, _mm_set1_epi8(9)));
-	/* 16-bit lane k = d[2k] << 4 | d[2k + 1], packed to bytes */
-	__m128i pair = _mm_or_si128(_mm_srli_epi16(_mm_slli_epi16(d, 8), 4), _mm_srli_epi16(d, 8));
-	return __builtin_bswap64((uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(pair, pair)));
-}
-
-/* jh_parse_hex with SSE2 (every x86-64): the 16 bytes after any 0x are
- * classified at once and read as one 64-bit number whose low 16 - n
- * nibbles (the bytes after the n digits) are shifted out. Reads up to s[16]
- * past the 0x: lines from jh_input_line are NUL-terminated with
- * JH_INPUT_PAD readable bytes after them. */
-static inline int jh_parse_hex_sse2(struct jh_reader *r, const char **sp, const char *e,
-				    uint64_t *v)
-{
-	const char *s = jh_skip_0x(*sp, e);
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s), let;
-	unsigned m = jh_hex16_class(x, &let);
-	size_t n = m ? (size_t)__builtin_ctz(m) : jh_hexval[(unsigned char)s[16]] ? 17 : 16;
-	if (__builtin_expect(!jh_hex_ok(s, n, e), 0))
-		return jh_parse_hex_slow(r, sp, e, v);
-	*v = jh_hex16_value(x, let) >> (4 * (16 - n));
-	*sp = s + n;
-	return 0;
-}
-
-/*
- * The usual address of a stack line at s < e: "0x", 1 to 13 hex digits,
- * then one space or the end e. Returns the bytes it takes, the space
- * included, with *v set; 0 for anything else (left to jh_parse_hex).
- * Reads s[0..16) (JH_INPUT_PAD, see above).
- */
-static inline size_t jh_stack_addr_sse2(const char *s, const char *e, uint64_t *v)
-{
-	uint16_t p;
-	memcpy(&p, s, 2);
-	if (p != ('0' | 'x' << 8))
-		return 0;
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s), let;
-	/* the first non-digit after 0x (16: none) */
-	size_t end = (size_t)__builtin_ctz((jh_hex16_class(x, &let) & ~3u) | 0x10000u), take;
-	if (end - 3 > 12) /* no digit, or more than 13 */
-		return 0;
-	if (s + end == e)
-		take = end;
-	else if (s + end < e && s[end] == ' ')
-		take = end + 1;
-	else
-		return 0;
-	*v = jh_hex16_value(x, let) << 8 >> (4 * (18 - end));
-	return take;
-}
-#endif
 
 /* Reads up to s[16] past any 0x (JH_INPUT_PAD, see above). */
 static inline int jh_parse_hex(struct jh_reader *r, const char **sp, const char *e, uint64_t *v)
 {
-#ifdef JH_HEX_SSE2
-	return jh_parse_hex_sse2(r, sp, e, v);
-#else
 	return jh_parse_hex_swar(r, sp, e, v);
-#endif
 }
 
 /* Requires at least one whitespace at *s and skips the run. */
@@ -362,7 +284,8 @@ int jh_body_line(struct jh_reader *r, const char **s, const char **e);
 /* Profile bodies; header is the header line (already read). */
 int jh_parse_heapv2(struct jh_reader *r, const char *header, size_t hlen);
 int jh_parse_legacy(struct jh_reader *r, const char *header, size_t hlen);
-/* After a "--- symbol" line: symbols, then the embedded profile. */
+/* After a "--- symbol" line: the symbols; returns 1 when the embedded
+ * profile follows (the dispatcher reads it), else -1. */
 int jh_parse_symbolized(struct jh_reader *r);
 /* Reads the next header (skipping % command lines) and runs the reader for
  * it; after_symbols changes the message for an unknown header. */
@@ -488,19 +411,6 @@ static inline void jh_symbatch_add(struct jh_profile *p, struct jh_symbatch *b, 
 	}
 	if (++b->n == JH_SYMBATCH)
 		jh_symbatch_flush(p, b);
-}
-/* Symbol-section names "outer--inner1--inner2" split as Perl's split /--/
- * (at the leftmost "--"): returns the end of the part starting at s, names
- * ending at e; *next is the start of the following part, NULL after the last. */
-static inline const char *jh_names_part(const char *s, const char *e, const char **next)
-{
-	const char *d = s;
-	while ((d = memchr(d, '-', (size_t)(e - d))) && d + 1 < e && d[1] != '-')
-		d++;
-	if (d && d + 1 >= e)
-		d = NULL;
-	*next = d ? d + 2 : NULL;
-	return d ? d : e;
 }
 /* Sorts syms by pc; of several lines for one pc the last one is kept. */
 void jh_profile_sort_symbols(struct jh_profile *p);

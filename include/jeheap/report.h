@@ -6,6 +6,7 @@
 #define JEHEAP_REPORT_H
 
 #include "jeheap/analyse.h"
+#include "jeheap/options.h" /* until the report stage has options of its own */
 
 #include <stdio.h>
 

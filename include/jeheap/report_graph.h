@@ -11,6 +11,7 @@
 #define JEHEAP_REPORT_GRAPH_H
 
 #include "jeheap/analyse.h"
+#include "jeheap/options.h" /* until the report stage has options of its own */
 
 /*
  * --dot: jeprof's call graph (spec §8.3) appended to dot. mode is the

@@ -7,7 +7,7 @@
 #include "jeheap/report_symbols.h"
 
 #include "jeheap/analyse.h"
-#include "jeheap/model_internal.h"
+#include "jeheap/options.h"
 #include "jeheap/report.h"
 #include "jeheap/report_graph.h"
 #include "jeheap/trace.h"
@@ -28,12 +28,17 @@ static enum jh_output effective_output(const struct jh_options *o)
 	return o->output;
 }
 
+/* jeprof's Run#n numbers, shared by every analysis of the run's model
+ * (each thread of --thread='*', every interactive command); jh_run frees it. */
+static struct jh_u64map run_ids;
+
 int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
 		   const struct jh_options *o, int thread, struct jh_diag *d)
 {
+	struct jh_analysis_opts ao = jh_options_analysis(o, &run_ids);
 	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
-		return jh_analyse_stacks(g, m, o, thread, d);
-	return jh_analyse(g, m, o, thread, d);
+		return jh_analyse_stacks(g, m, &ao, thread, d);
+	return jh_analyse(g, m, &ao, thread, d);
 }
 
 int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
@@ -144,8 +149,10 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		return d->code;
 	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
 	struct jh_model m;
+	struct jh_model_opts mo = jh_options_model(o);
 	int code = JH_EXIT_OK;
-	if (jh_model_build(&m, o, s, d)) {
+	jh_u64map_init(&run_ids);
+	if (jh_model_build(&m, &mo, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
 	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
@@ -176,6 +183,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	}
 	JH_TRACE("done");
 	jh_model_release(&m);
+	jh_u64map_release(&run_ids);
 	if (s)
 		jh_symbolizer_free(s);
 	if (mode == JH_OUT_RAW)

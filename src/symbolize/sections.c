@@ -558,7 +558,6 @@ static int stream_zlib(struct jh_sec_slot *sl)
 	int stop = 0;
 	while (rc == Z_OK && done < out_n && !stop) {
 		uint64_t want = out_n - done < sl->chunk ? out_n - done : sl->chunk;
-		if (!scratch)
 		zs.next_out = scratch ? scratch : sl->owned + done;
 		zs.avail_out = (uInt)want;
 		while (rc == Z_OK && zs.avail_out)

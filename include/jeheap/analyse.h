@@ -18,6 +18,26 @@
 
 #include "jeheap/model.h"
 
+enum jh_granularity {
+	JH_GRAN_FUNCTIONS, /* default */
+	JH_GRAN_LINES,
+	JH_GRAN_ADDRESSES,
+	JH_GRAN_FILES,
+};
+
+/* What an analysis is asked for (cli fills it from the command line). */
+struct jh_analysis_opts {
+	enum jh_granularity granularity;
+	enum jh_value value;          /* --inuse_space (default) ... */
+	int show_bytes;               /* values in bytes, not MB */
+	int has_base;                 /* --base given: before/after columns */
+	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns or NULL */
+	/* jeprof's ShortIdFor, shared by every analysis of one model (threads,
+	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n.
+	 * Owned by the caller; NULL = numbered afresh for this graph. */
+	struct jh_u64map *run_ids;
+};
+
 enum jh_unit {
 	JH_UNIT_MB,      /* value / 1048576 printed "%.1f" */
 	JH_UNIT_BYTES,   /* --show_bytes: "%d" (truncated toward zero) */
@@ -78,15 +98,15 @@ struct jh_graph {
  * Runs the analysis for the whole process (thread == -1) or for one thread
  * (index into m->threads). Regexes of o (focus, ignore, retain, exclude) are
  * compiled by the caller-invisible filter module; a bad regex gives -1 with
- * d set (JH_EXIT_USAGE). Returns 0 or -1.
+ * d set (JH_EXIT_USAGE). Returns 0 or -1 (then release g all the same).
  */
-int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_analysis_opts *o,
 	       int thread, struct jh_diag *d);
 /* The same without nodes (nnodes 0, every location without keys;
  * local_total = sum over non-empty stacks): for reports that only walk the
  * stacks (--collapsed). */
-int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
-		      int thread, struct jh_diag *d);
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m,
+		      const struct jh_analysis_opts *o, int thread, struct jh_diag *d);
 void jh_graph_release(struct jh_graph *g);
 
 static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc,

@@ -21,14 +21,6 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
-/* free() for a block that may be large: a few large blocks are kept (their
- * pages stay mapped) and handed out again by the next large xmalloc,
- * xcalloc or xrealloc. */
-void jh_free_large(void *p);
-/* Faults in the pages inside p[0..n) at once (MADV_POPULATE_WRITE, much
- * cheaper than a fault per page), for memory about to be written entirely;
- * nothing where the kernel lacks it. */
-void jh_populate(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* n * size, ending the process on overflow. */
@@ -63,21 +55,6 @@ static inline int jh_cmp_u64(const void *a, const void *b)
 			(items) = xrealloc((items), jh_st_mult(jh_n_, sizeof(*(items)))); \
 			(alloc) = jh_n_;                                                  \
 		}                                                                     \
-	} while (0)
-
-/*
- * JH_GROW for arrays that may become large: once past 1 MB the block
- * jumps to 16 MB, which malloc maps on its own (jh_run sets the mmap
- * threshold to 8 MB), and later growth remaps it instead of copying. alloc
- * is what may be used without another call: a large block's room is handed
- * out 512 KB at a time, each step's pages faulted in with one call
- * (jh_populate) instead of a page fault each.
- */
-void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size);
-#define JH_GROW_LARGE(items, want, alloc)                                           \
-	do {                                                                        \
-		if ((size_t)(want) > (size_t)(alloc))                               \
-			(items) = jh_grow_large((items), (want), &(alloc), sizeof(*(items))); \
 	} while (0)
 
 /*
@@ -173,7 +150,9 @@ static inline uint64_t jh_hash_u64(uint64_t x)
 /*
  * Diagnostics. Library code never prints errors or exits: it fills a
  * jh_diag and returns -1; main.c prints "jeheap: <msg>" and picks the exit
- * code. Warnings go through jh_warn (stderr, "jeheap: warning: ...").
+ * code. Warnings go through jh_warn to the one sink the program registers
+ * at start-up (main.c: stderr, "jeheap: warning: ...", unless --quiet);
+ * without a sink they are dropped.
  */
 enum jh_exit {
 	JH_EXIT_OK = 0,
@@ -191,6 +170,9 @@ struct jh_diag {
 int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line,
 		const char *fmt, ...) JH_PRINTF(5, 6);
 void jh_warn(const char *fmt, ...) JH_PRINTF(1, 2);
-extern int jh_quiet; /* suppress warnings */
+/* The sink of jh_warn: gets the formatted message (no newline). */
+typedef void (*jh_warn_fn)(const char *msg);
+/* Sets the sink; call once, before any thread starts. NULL = dropped. */
+void jh_set_warn(jh_warn_fn fn);
 
 #endif

@@ -11,7 +11,6 @@
 #define JEHEAP_MODEL_H
 
 #include "jeheap/base.h"
-#include "jeheap/options.h"
 #include "jeheap/profile.h"
 #include "jeheap/symbolize.h"
 
@@ -66,16 +65,28 @@ struct jh_model {
 	void *priv;                   /* private indexes of model.c */
 };
 
+/* What the model is built from (cli fills it from the command line). */
+struct jh_model_opts {
+	char *const *profiles;        /* profile paths ("-" = stdin), summed */
+	size_t nprofiles;
+	char *const *bases;           /* --base files, summed and subtracted */
+	size_t nbases;
+	const char *program;          /* ELF program argument, or NULL */
+	int drop_negative;            /* --drop_negative */
+	int threads;                  /* read per-thread data (--thread) */
+	int keep_first_pcs;           /* fill first_pcs/first_locs (--raw) */
+};
+
 /*
  * Reads o->profiles and o->bases, symbolizes them with s (NULL = names only
  * from symbol sections) and fills m. Returns 0, or -1 with d set.
  */
-int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_symbolizer *s,
+int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_symbolizer *s,
 		   struct jh_diag *d);
 void jh_model_release(struct jh_model *m);
 
-/* Runs the whole program for parsed options: model, analysis, report.
- * Returns an exit code (enum jh_exit); on failure d holds the message. */
-int jh_run(const struct jh_options *o, struct jh_diag *d);
+/* The symbolizer's coverage line for the locations symbolized from raw
+ * dumps (nothing when every name came from .symbolized files). */
+void jh_model_coverage(const struct jh_model *m, FILE *f);
 
 #endif

@@ -6,15 +6,10 @@
 #define JEHEAP_OPTIONS_H
 
 #include "jeheap/base.h"
+#include "jeheap/analyse.h"
+#include "jeheap/report.h"
 #include "jeheap/report_output.h"
 #include "jeheap/symbolize.h"
-
-enum jh_granularity {
-	JH_GRAN_FUNCTIONS, /* default */
-	JH_GRAN_LINES,
-	JH_GRAN_ADDRESSES,
-	JH_GRAN_FILES,
-};
 
 struct jh_options {
 	enum jh_output output;
@@ -58,5 +53,13 @@ struct jh_options {
 int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag *d);
 void jh_options_release(struct jh_options *o);
 void jh_options_usage(FILE *f);
+
+/* Runs the whole program for parsed options: model, analysis, report
+ * (pipeline.c). Returns an exit code (enum jh_exit); on failure d holds
+ * the message. */
+int jh_run(const struct jh_options *o, struct jh_diag *d);
+/* The model's and the analysis' options of o. */
+struct jh_model_opts jh_options_model(const struct jh_options *o);
+struct jh_analysis_opts jh_options_analysis(const struct jh_options *o, struct jh_u64map *run_ids);
 
 #endif

@@ -174,9 +174,9 @@ int jh_profile_handover(struct jh_profile *p, struct jh_diag *d);
  * split_symbols) into names (jh_intern_keep: the strings may then be
  * interned without a copy) and frees the parts' table and index. */
 void jh_profile_give_parts(struct jh_profile *p, struct jh_intern *names);
-/* Takes pcids (*n ids, room for *alloc; free with jh_free_large). */
+/* Takes pcids (*n ids, room for *alloc; free with free). */
 uint32_t *jh_profile_take_pcids(struct jh_profile *p, size_t *n, size_t *alloc);
-/* Takes upcs (nupcs pcs; free with jh_free_large). */
+/* Takes upcs (nupcs pcs; free with free). */
 uint64_t *jh_profile_take_upcs(struct jh_profile *p);
 /* Frees the dense ids (pcids, upcs, upc_syms). */
 void jh_profile_drop_ids(struct jh_profile *p);

@@ -28,6 +28,7 @@ struct jh_report_opts {
 	double nodefraction, edgefraction;
 	int maxdegree;
 	int heapcheck;
+	int quiet; /* --quiet: no "Dropping nodes" note on stderr */
 	/* --list, --symbols: path maps, sysroot, jobs, the modules */
 	const struct jh_symbolizer_opts *sym;
 };

@@ -250,34 +250,6 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 	return *f & yes;
 }
 
-/* Node of an interned key. */
-static uint32_t node_for_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
-				  int inl)
-{
-	struct jh_graph_priv *gp = g->priv;
-	int added;
-	uint64_t *v = jh_u64map_put(&gp->node_by_key, (uint64_t)(uintptr_t)k, &added);
-	if (added) {
-		*v = g->nnodes;
-		JH_GROW(g->nodes, g->nnodes + 1, g->nodes_alloc);
-		struct jh_node *nd = &g->nodes[g->nnodes++];
-		memset(nd, 0, sizeof(*nd));
-		nd->key = k;
-		nd->label = k;
-		nd->loc = loc;
-		nd->level = level;
-		nd->inl = inl;
-	}
-	return (uint32_t)*v;
-}
-
-static uint32_t node_for(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
-			 uint32_t level, int inl)
-{
-	struct jh_graph_priv *gp = g->priv;
-	return node_for_interned(g, jh_intern_n(&gp->keys, key, n), loc, level, inl);
-}
-
 /* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
  * UINT32_MAX when its key is empty (jeprof skips those). */
 static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id,
@@ -286,17 +258,11 @@ static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint
 	struct jh_graph_priv *gp = g->priv;
 	const char *fn = key_short(gp, g->m, l, j);
 	if (!j) /* a plain short name is interned already (namer) */
-		return fn[0] ? node_for_interned(g, fn, id, 0, 0) + 1 : UINT32_MAX;
+		return fn[0] ? jh_graph_node_interned(g, fn, id, 0, 0) + 1 : UINT32_MAX;
 	jh_sb_reset(&gp->sb);
 	jh_sb_adds(&gp->sb, fn);
 	jh_sb_adds(&gp->sb, " (inline)");
-	return node_for(g, gp->sb.buf, gp->sb.len, id, j, 1) + 1;
-}
-
-uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
-		       uint32_t level, int inl)
-{
-	return node_for(g, key, n, loc, level, inl);
+	return jh_graph_node(g, gp->sb.buf, gp->sb.len, id, j, 1) + 1;
 }
 
 /* Appends the unknown-location key: "libname+0xOFF" or the bare pc key. */
@@ -322,7 +288,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			jh_sb_addc(sb, ' ');
 		}
 		unknown_key(sb, l);
-		uint32_t nd = node_for(g, sb->buf, sb->len, id, 0, 0);
+		uint32_t nd = jh_graph_node(g, sb->buf, sb->len, id, 0, 0);
 		JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
 		g->keypool[g->nkeypool++] = nd;
 		return;
@@ -413,8 +379,8 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			continue; /* jeprof skips empty keys */
 		/* a plain short name is interned already (namer) */
 		uint32_t nd = (sb->len == strlen(fn) && !memcmp(sb->buf, fn, sb->len) && fn != unk)
-				      ? node_for_interned(g, fn, id, j, j > 0)
-				      : node_for(g, sb->buf, sb->len, id, j, j > 0);
+				      ? jh_graph_node_interned(g, fn, id, j, j > 0)
+				      : jh_graph_node(g, sb->buf, sb->len, id, j, j > 0);
 		if (bare && g->nodes[nd].label == g->nodes[nd].key) {
 			/* jeprof prints a pc key that has a symbol tuple as
 			 * "<short> <file:line>" of its outermost level */
@@ -571,8 +537,8 @@ static void compute_nodes(struct jh_graph *g)
 		g->local_total += g->nodes[i].flat;
 }
 
-static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
-		   int thread, int nodes, struct jh_diag *d)
+static int analyse(struct jh_graph *g, const struct jh_model *m,
+		   const struct jh_analysis_opts *o, int thread, int nodes, struct jh_diag *d)
 {
 	memset(g, 0, sizeof(*g));
 	struct jh_graph_priv *gp = xcalloc(1, sizeof(*gp));
@@ -581,7 +547,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	g->value = o->value;
 	g->gran = o->granularity;
 	g->thread = thread;
-	g->has_base = o->nbases > 0;
+	g->has_base = o->has_base;
 	if (o->value == JH_INUSE_OBJECTS || o->value == JH_ALLOC_OBJECTS) {
 		g->unit = JH_UNIT_OBJECTS;
 		g->unit_name = "objects";
@@ -596,6 +562,8 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	jh_namer_init(&gp->namer, &gp->keys);
 	jh_u64map_init(&gp->node_by_key);
 	jh_u64map_init(&gp->runkeys);
+	jh_u64map_init(&gp->own_run_ids);
+	gp->run_ids = o->run_ids ? o->run_ids : &gp->own_run_ids;
 	jh_seqset_init(&gp->stacks);
 	jh_sb_init(&gp->sb);
 	jh_sb_init(&gp->sb2);
@@ -639,14 +607,14 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	return 0;
 }
 
-int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
+int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_analysis_opts *o,
 	       int thread, struct jh_diag *d)
 {
 	return analyse(g, m, o, thread, 1, d);
 }
 
-int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o,
-		      int thread, struct jh_diag *d)
+int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m,
+		      const struct jh_analysis_opts *o, int thread, struct jh_diag *d)
 {
 	return analyse(g, m, o, thread, 0, d);
 }
@@ -658,6 +626,7 @@ void jh_graph_release(struct jh_graph *g)
 		jh_namer_release(&gp->namer);
 		jh_u64map_release(&gp->node_by_key);
 		jh_u64map_release(&gp->runkeys);
+		jh_u64map_release(&gp->own_run_ids);
 		free(gp->runloc);
 		jh_seqset_release(&gp->stacks);
 		jh_filter_free(gp->focus);
@@ -704,9 +673,6 @@ size_t jh_graph_nfuncs(const struct jh_graph *g)
 	return gp->nfm;
 }
 
-static const struct jh_graph *sort_graph;
-static int sort_cum;
-
 double jh_sort_value(double v)
 {
 	if (v == 0 || !isfinite(v))
@@ -716,12 +682,18 @@ double jh_sort_value(double v)
 	return ldexp(nearbyint(ldexp(m, 40)), e - 40);
 }
 
-static int cmp_nodes(const void *a, const void *b)
+struct sort_ctx {
+	const struct jh_graph *g;
+	int by_cum;
+};
+
+static int cmp_nodes(const void *a, const void *b, void *arg)
 {
-	const struct jh_node *x = &sort_graph->nodes[*(const uint32_t *)a];
-	const struct jh_node *y = &sort_graph->nodes[*(const uint32_t *)b];
-	double vx = jh_sort_value(sort_cum ? x->cum : x->flat);
-	double vy = jh_sort_value(sort_cum ? y->cum : y->flat);
+	const struct sort_ctx *c = arg;
+	const struct jh_node *x = &c->g->nodes[*(const uint32_t *)a];
+	const struct jh_node *y = &c->g->nodes[*(const uint32_t *)b];
+	double vx = jh_sort_value(c->by_cum ? x->cum : x->flat);
+	double vy = jh_sort_value(c->by_cum ? y->cum : y->flat);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	return strcmp(x->key, y->key);
@@ -732,8 +704,8 @@ uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum)
 	uint32_t *order = xmalloc(jh_st_mult(g->nnodes ? g->nnodes : 1, sizeof(*order)));
 	for (size_t i = 0; i < g->nnodes; i++)
 		order[i] = (uint32_t)i;
-	sort_graph = g;
-	sort_cum = by_cum;
-	jh_qsort(order, g->nnodes, sizeof(*order), cmp_nodes);
+	struct sort_ctx c = {g, by_cum};
+	if (g->nnodes > 1)
+		qsort_r(order, g->nnodes, sizeof(*order), cmp_nodes, &c);
 	return order;
 }

@@ -26,13 +26,15 @@ struct jh_filter *jh_filter_new(const char *opt, const char *pattern, struct jh_
 		return NULL;
 	}
 	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(code, NULL);
+	if (!md) {
+		pcre2_code_free(code);
+		jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "--%s: out of memory", opt);
+		return NULL;
+	}
 	struct jh_filter *f = xcalloc(1, sizeof(*f));
 	f->code = code;
-	f->md = pcre2_match_data_create_from_pattern(code, NULL);
-	if (!f->md) {
-		fprintf(stderr, "jeheap: out of memory\n");
-		abort();
-	}
+	f->md = md;
 	jh_u64map_init(&f->cache);
 	return f;
 }

@@ -14,20 +14,20 @@
 /* Whether a key's short name is one jeprof renames Run#n: /Callback.*::Run$/. */
 int jh_is_callback_run(const char *shortname);
 
-/* Node of a key (created on first use). */
+/* Node of a key (created on first use; analyse_node.c). */
 uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
 		       uint32_t level, int inl);
+/* The same for a key interned in the graph's keys. */
+uint32_t jh_graph_node_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
+			       int inl);
 
 /* Gives every (Run location, callee) pair of g's stacks its key list, in
- * stack order, numbering new callees in the model's run_ids. */
+ * stack order, numbering new callees in run_ids. */
 void jh_graph_resolve_runs(struct jh_graph *g);
 
 /* Whether a short function name (of a pc's outermost frame) is an allocator
  * entry point whose callees and itself are removed (§6.6). */
 int jh_is_allocator_name(const char *shortname);
-/* 0 only when jh_is_allocator_name(ShortFunctionName(full)) is 0, found
- * without making the short name (1 = may be: make it and ask). */
-int jh_may_be_allocator_name(const char *full);
 /* The listed names of jh_is_allocator_name (each also counts with a
  * leading '_'), for tests. */
 const char *const *jh_allocator_names(size_t *n);
@@ -64,6 +64,8 @@ struct jh_graph_priv {
 	 * n depending on the location translated before (see analyse_run.c) */
 	uint8_t *runloc;              /* per model location, NULL if none */
 	struct jh_u64map runkeys;     /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
+	struct jh_u64map *run_ids;    /* the caller's (jh_analysis_opts) or own_run_ids */
+	struct jh_u64map own_run_ids;
 };
 
 /* Sets gp->lflags[l] to flag for every location l whose frames are the

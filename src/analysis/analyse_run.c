@@ -14,7 +14,6 @@
  * unused by --files); not --collapsed, --callgrind or --list.
  */
 #include "analyse_internal.h"
-#include "jeheap/model_internal.h"
 
 #include <string.h>
 
@@ -62,7 +61,6 @@ static void run_key(struct jh_graph *g, struct jh_sb *sb, uint32_t loc, uint64_t
 void jh_graph_resolve_runs(struct jh_graph *g)
 {
 	struct jh_graph_priv *gp = g->priv;
-	struct jh_model_priv *mp = g->m->priv;
 	struct jh_sb sb;
 	jh_sb_init(&sb);
 	for (size_t s = 0; s < g->nstacks; s++) {
@@ -76,9 +74,9 @@ void jh_graph_resolve_runs(struct jh_graph *g)
 			if (!added)
 				continue;
 			uint64_t callee = i ? (uint64_t)locs[i - 1] + 1 : 0;
-			uint64_t *id = jh_u64map_put(&mp->run_ids, callee, &added);
+			uint64_t *id = jh_u64map_put(gp->run_ids, callee, &added);
 			if (added)
-				*id = mp->run_ids.nr;
+				*id = gp->run_ids->nr;
 			run_key(g, &sb, loc, *id);
 			uint32_t nd = jh_graph_node(g, sb.buf, sb.len, loc, 0, 0);
 			/* the location's keys with the Run placeholder replaced */

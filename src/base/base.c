@@ -1,14 +1,8 @@
 /* base.c - memory, strbuf, arena, interning, hash map, diagnostics. */
 #include "jeheap/base.h"
 
-#include <errno.h>
-#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-int jh_quiet;
 
 static void oom(size_t n)
 {
@@ -16,151 +10,28 @@ static void oom(size_t n)
 	exit(JH_EXIT_INTERNAL);
 }
 
-/*
- * A few large blocks given back with jh_free_large, kept for the next large
- * allocation instead of being unmapped: their pages are already mapped and
- * faulted in, and first touches of fresh pages are expensive. Slots are
- * swapped atomically (threads may allocate).
- */
-#define LARGE_MIN ((size_t)1 << 20)
-#define LARGE_SLOTS 8
-static void *large_cache[LARGE_SLOTS];
-
-void jh_free_large(void *p)
-{
-	if (p && malloc_usable_size(p) >= LARGE_MIN) {
-		for (int i = 0; i < LARGE_SLOTS; i++) {
-			void *none = NULL;
-			if (__atomic_compare_exchange_n(&large_cache[i], &none, p, 0,
-							__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-				return;
-		}
-	}
-	free(p);
-}
-
-/* A cached block of at least n bytes (the smallest such), or NULL. */
-static void *large_take(size_t n)
-{
-	if (n < LARGE_MIN)
-		return NULL;
-	for (;;) {
-		int best = -1;
-		size_t bsize = 0;
-		for (int i = 0; i < LARGE_SLOTS; i++) {
-			void *b = __atomic_load_n(&large_cache[i], __ATOMIC_ACQUIRE);
-			size_t sz = b ? malloc_usable_size(b) : 0;
-			if (b && sz >= n && (best < 0 || sz < bsize)) {
-				best = i;
-				bsize = sz;
-			}
-		}
-		if (best < 0)
-			return NULL;
-		void *b = __atomic_exchange_n(&large_cache[best], NULL, __ATOMIC_ACQ_REL);
-		if (!b)
-			continue; /* taken meanwhile */
-		if (malloc_usable_size(b) >= n)
-			return b;
-		jh_free_large(b); /* another block was put there meanwhile */
-	}
-}
-
 void *xmalloc(size_t n)
 {
-	void *p = large_take(n);
-	if (!p)
-		p = malloc(n ? n : 1);
+	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom(n);
 	return p;
 }
 
-/* xcalloc's large blocks (jh_run sets malloc's mmap threshold to 8 MB):
- * from CALLOC_POPULATE on, pages are faulted in with one call. */
-#define CALLOC_POPULATE ((size_t)256 << 10)
-#define CALLOC_MAPPED ((size_t)8 << 20)
-
 void *xcalloc(size_t nmemb, size_t size)
 {
-	size_t n = jh_st_mult(nmemb ? nmemb : 1, size ? size : 1);
-	void *p = large_take(n);
-	if (p)
-		return memset(p, 0, n);
-	if (n >= CALLOC_POPULATE && n < CALLOC_MAPPED) {
-		/* a table written all over: its pages faulted in at once, then
-		 * cleared (calloc would clear them a page fault at a time) */
-		p = xmalloc(n);
-		jh_populate(p, n);
-		return memset(p, 0, n);
-	}
-	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
 	if (!p)
-		oom(nmemb * size);
-	if (n >= CALLOC_MAPPED)
-		jh_populate(p, n); /* fresh zero pages, mapped at once */
+		oom(jh_st_mult(nmemb, size));
 	return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-	if (n >= LARGE_MIN) {
-		size_t old = p ? malloc_usable_size(p) : 0;
-		void *b = old < LARGE_MIN ? large_take(n) : NULL;
-		if (b) {
-			if (p)
-				memcpy(b, p, old < n ? old : n);
-			free(p);
-			return b;
-		}
-	}
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
 		oom(n);
 	return q;
-}
-
-/* Bytes of a large array's room handed out (and faulted in) at a time. */
-#define LARGE_STEP ((size_t)1 << 19)
-
-void *jh_grow_large(void *items, size_t want, size_t *alloc, size_t size)
-{
-	size_t room = items ? malloc_usable_size(items) / size : 0;
-	if (want > room) {
-		size_t n = room < 16 ? 16 : room * 2;
-		if (n < want)
-			n = want;
-		size_t big = ((size_t)16 << 20) / size;
-		if (n < big && jh_st_mult(n, size) >= LARGE_MIN)
-			n = big;
-		size_t had = jh_st_mult(room, size), bytes = jh_st_mult(n, size);
-		if (items && had < LARGE_MIN && bytes >= LARGE_MIN) {
-			/* into a large block: the copy goes to pages faulted in at once */
-			void *b = xmalloc(bytes);
-			jh_populate(b, had);
-			memcpy(b, items, had);
-			free(items);
-			items = b;
-			*alloc = room; /* the next step from there */
-		} else {
-			items = xrealloc(items, bytes);
-		}
-		room = malloc_usable_size(items) / size;
-	}
-	/* the room of a large block in steps, each faulted in with one call
-	 * (a first touch costs more than a page of a populate) */
-	size_t n = room;
-	if (jh_st_mult(room, size) >= LARGE_MIN) {
-		n = *alloc + LARGE_STEP / size;
-		if (n < want)
-			n = want;
-		if (n > room)
-			n = room;
-		if (n > *alloc)
-			jh_populate((char *)items + *alloc * size, (n - *alloc) * size);
-	}
-	*alloc = n;
-	return items;
 }
 
 char *xstrdup(const char *s)
@@ -287,29 +158,12 @@ struct jh_arena_block {
 	max_align_t data[];
 };
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
-
-void jh_populate(void *p, size_t n)
-{
-	static int unsupported;
-	if (__atomic_load_n(&unsupported, __ATOMIC_RELAXED) || !p)
-		return;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE); /* from the auxv: no syscall */
-	uintptr_t b = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
-	if (e > b && madvise((void *)b, e - b, MADV_POPULATE_WRITE) && errno == EINVAL)
-		__atomic_store_n(&unsupported, 1, __ATOMIC_RELAXED);
-}
-
 void *jh_arena_alloc(struct jh_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
 	if (!a->head || a->used + n > a->cap) {
 		size_t cap = n > 65536 ? n : 65536;
 		struct jh_arena_block *b = xmalloc(sizeof(*b) + cap);
-		jh_populate(b, sizeof(*b) + cap); /* it is filled */
 		b->next = a->head;
 		a->head = b;
 		a->used = 0;
@@ -560,14 +414,24 @@ int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long lin
 	return -1;
 }
 
+/* Set once at start-up (jh_set_warn), read by every thread after. */
+static jh_warn_fn warn_sink;
+
+void jh_set_warn(jh_warn_fn fn)
+{
+	warn_sink = fn;
+}
+
 void jh_warn(const char *fmt, ...)
 {
-	if (jh_quiet)
+	if (!warn_sink)
 		return;
+	struct jh_sb sb;
+	jh_sb_init(&sb);
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("jeheap: warning: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	jh_sb_vaddf(&sb, fmt, ap);
 	va_end(ap);
+	warn_sink(sb.buf);
+	jh_sb_release(&sb);
 }

@@ -12,6 +12,10 @@
 /* The report options of o (valid while o is). */
 void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o);
 
+/* The Run#n table every analysis of the run shares (jh_run inits and releases it). */
+void jh_run_ids_init(void);
+void jh_run_ids_release(void);
+
 /*
  * The analysis report mode needs: the stacks only (jh_analyse_stacks) for
  * --list, --collapsed and --callgrind, else the full graph (jh_analyse).

@@ -5,8 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static int quiet; /* --quiet: no warnings */
+
+static void warn_stderr(const char *msg)
+{
+	if (!quiet)
+		fprintf(stderr, "jeheap: warning: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
+	jh_set_warn(warn_stderr);
 	struct jh_options o;
 	struct jh_diag d = {{0}, 0};
 	int r = jh_options_parse(&o, argc, argv, &d);
@@ -16,7 +25,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		return d.code ? d.code : JH_EXIT_USAGE;
 	}
-	jh_quiet = o.quiet;
+	quiet = o.quiet;
 	int code = jh_run(&o, &d);
 	if (code != JH_EXIT_OK && d.msg[0])
 		fprintf(stderr, "jeheap: %s\n", d.msg);

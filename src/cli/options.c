@@ -523,3 +523,32 @@ void jh_options_release(struct jh_options *o)
 	free(o->sym.path_maps);
 	memset(o, 0, sizeof(*o));
 }
+
+struct jh_model_opts jh_options_model(const struct jh_options *o)
+{
+	return (struct jh_model_opts){
+		.profiles = o->profiles,
+		.nprofiles = o->nprofiles,
+		.bases = o->bases,
+		.nbases = o->nbases,
+		.program = o->program,
+		.drop_negative = o->drop_negative,
+		.threads = o->have_thread, /* only --thread reads them */
+		.keep_first_pcs = o->output == JH_OUT_RAW,
+	};
+}
+
+struct jh_analysis_opts jh_options_analysis(const struct jh_options *o, struct jh_u64map *run_ids)
+{
+	return (struct jh_analysis_opts){
+		.granularity = o->granularity,
+		.value = o->value,
+		.show_bytes = o->show_bytes,
+		.has_base = o->nbases > 0,
+		.focus = o->focus,
+		.ignore = o->ignore,
+		.retain = o->retain,
+		.exclude = o->exclude,
+		.run_ids = run_ids,
+	};
+}

@@ -6,7 +6,8 @@
 #include "cli.h"
 
 #include "jeheap/model.h"
-#include "jeheap/model_internal.h"
+#include "jeheap/options.h"
+#include "jeheap/report.h"
 #include "jeheap/trace.h"
 
 #include <stdlib.h>
@@ -112,8 +113,10 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		return d->code;
 	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
 	struct jh_model m;
+	struct jh_model_opts mo = jh_options_model(o);
 	int code = JH_EXIT_OK;
-	if (jh_model_build(&m, o, s, d)) {
+	jh_run_ids_init();
+	if (jh_model_build(&m, &mo, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
 	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
@@ -144,6 +147,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	}
 	JH_TRACE("done");
 	jh_model_release(&m);
+	jh_run_ids_release();
 	if (s)
 		jh_symbolizer_free(s);
 	if (mode == JH_OUT_RAW)

@@ -17,16 +17,32 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.edgefraction = o->edgefraction,
 		.maxdegree = o->maxdegree,
 		.heapcheck = o->heapcheck,
+		.quiet = o->quiet,
 		.sym = &o->sym,
 	};
+}
+
+/* jeprof's Run#n numbers, shared by every analysis of the run's model
+ * (each thread of --thread='*', every interactive command). */
+static struct jh_u64map run_ids;
+
+void jh_run_ids_init(void)
+{
+	jh_u64map_init(&run_ids);
+}
+
+void jh_run_ids_release(void)
+{
+	jh_u64map_release(&run_ids);
 }
 
 int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
 		   const struct jh_options *o, int thread, struct jh_diag *d)
 {
+	struct jh_analysis_opts ao = jh_options_analysis(o, &run_ids);
 	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
-		return jh_analyse_stacks(g, m, o, thread, d);
-	return jh_analyse(g, m, o, thread, d);
+		return jh_analyse_stacks(g, m, &ao, thread, d);
+	return jh_analyse(g, m, &ao, thread, d);
 }
 
 int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,

@@ -14,27 +14,27 @@ void jh_profile_release(struct jh_profile *p)
 {
 	free(p->source);
 	free(p->binary);
-	jh_free_large(p->pcs);
-	jh_free_large(p->pcids);
-	jh_free_large(p->upcs);
-	jh_free_large(p->upc_syms);
+	free(p->pcs);
+	free(p->pcids);
+	free(p->upcs);
+	free(p->upc_syms);
 	free(p->pc_pending);
-	jh_free_large(p->pc_slots);
-	jh_free_large(p->pc_narrow);
-	jh_free_large(p->stacks);
-	jh_free_large(p->tsamples);
+	free(p->pc_slots);
+	free(p->pc_narrow);
+	free(p->stacks);
+	free(p->tsamples);
 	for (size_t i = 0; i < p->nthreads; i++)
 		free(p->threads[i].name);
 	free(p->threads);
 	for (size_t i = 0; i < p->nmaps; i++)
 		free(p->maps[i].path);
 	free(p->maps);
-	jh_free_large(p->syms);
+	free(p->syms);
 	free(p->sym_parts);
-	jh_free_large(p->sym_frames);
+	free(p->sym_frames);
 	jh_arena_release(&p->sym_arena);
 	free(p->sym_index);
-	jh_free_large(p->stack_slots);
+	free(p->stack_slots);
 	jh_u64map_release(&p->thread_index);
 	free(p->ts_head);
 	free(p->ts_next);
@@ -115,7 +115,7 @@ static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 	size_t off;
 	if (p->dense_pcs) {
 		off = p->npcids;
-		JH_GROW_LARGE(p->pcids, p->npcids + n, p->pcids_alloc);
+		JH_GROW(p->pcids, p->npcids + n, p->pcids_alloc);
 		if (!p->npc_pending)
 			p->pending_off = off;
 		JH_GROW(p->pc_pending, p->npc_pending + n, p->pc_pending_alloc);
@@ -126,7 +126,7 @@ static size_t pool_add(struct jh_profile *p, const uint64_t *pcs, uint32_t n)
 			jh_profile_pc_flush(p);
 	} else {
 		off = p->npcs;
-		JH_GROW_LARGE(p->pcs, p->npcs + n, p->pcs_alloc);
+		JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
 		if (n)
 			memcpy(p->pcs + p->npcs, pcs, (size_t)n * sizeof(*pcs));
 		p->npcs += n;
@@ -153,7 +153,7 @@ uint32_t jh_profile_intern_stack_hashed(struct jh_profile *p, const uint64_t *pc
 		return 0;
 	}
 	size_t off = pool_add(p, pcs, n);
-	JH_GROW_LARGE(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	JH_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
 	struct jh_stack *s = &p->stacks[p->nstacks];
 	memset(s, 0, sizeof(*s));
 	s->off = off;
@@ -332,7 +332,7 @@ static void sym_index_room(struct jh_profile *p, size_t n)
 
 static struct jh_symname *new_symname(struct jh_profile *p, uint64_t pc)
 {
-	JH_GROW_LARGE(p->syms, p->nsyms + 1, p->syms_alloc);
+	JH_GROW(p->syms, p->nsyms + 1, p->syms_alloc);
 	struct jh_symname *sym = &p->syms[p->nsyms++];
 	memset(sym, 0, sizeof(*sym));
 	sym->pc = pc;
@@ -390,8 +390,8 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 			__builtin_prefetch(x + o);
 	}
 	const struct jh_sympart *part = b->parts;
-	JH_GROW_LARGE(p->syms, p->nsyms + b->n, p->syms_alloc);
-	JH_GROW_LARGE(p->sym_frames, p->nsym_frames + b->nparts, p->sym_frames_alloc);
+	JH_GROW(p->syms, p->nsyms + b->n, p->syms_alloc);
+	JH_GROW(p->sym_frames, p->nsym_frames + b->nparts, p->sym_frames_alloc);
 	for (size_t i = 0; i < b->n; i++) {
 		uint32_t np = (uint32_t)b->len[i], *out = p->sym_frames + p->nsym_frames;
 		p->syms[p->nsyms++] = (struct jh_symname){b->pcs[i], NULL, (uint32_t)p->nsym_frames, np};

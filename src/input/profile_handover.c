@@ -52,9 +52,9 @@ uint64_t *jh_profile_take_upcs(struct jh_profile *p)
 
 void jh_profile_drop_ids(struct jh_profile *p)
 {
-	jh_free_large(p->pcids);
-	jh_free_large(p->upcs);
-	jh_free_large(p->upc_syms);
+	free(p->pcids);
+	free(p->upcs);
+	free(p->upc_syms);
 	p->pcids = NULL;
 	p->upcs = NULL;
 	p->upc_syms = NULL;
@@ -63,9 +63,9 @@ void jh_profile_drop_ids(struct jh_profile *p)
 
 void jh_profile_drop_symbols(struct jh_profile *p)
 {
-	jh_free_large(p->syms);
-	jh_free_large(p->sym_frames);
-	jh_free_large(p->upc_syms);
+	free(p->syms);
+	free(p->sym_frames);
+	free(p->upc_syms);
 	p->syms = NULL;
 	p->sym_frames = NULL;
 	p->upc_syms = NULL;

@@ -145,8 +145,8 @@ static uint32_t new_id(struct jh_profile *p, uint64_t pc, uint32_t sym)
 		p->limit = "too many addresses";
 		return 1;
 	}
-	JH_GROW_LARGE(p->upcs, p->nupcs + 1, p->upcs_alloc);
-	JH_GROW_LARGE(p->upc_syms, p->nupcs + 1, p->upc_syms_alloc);
+	JH_GROW(p->upcs, p->nupcs + 1, p->upcs_alloc);
+	JH_GROW(p->upc_syms, p->nupcs + 1, p->upc_syms_alloc);
 	p->upcs[p->nupcs] = pc;
 	p->upc_syms[p->nupcs] = sym;
 	return (uint32_t)++p->nupcs;

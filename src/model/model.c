@@ -9,7 +9,7 @@
  * loaded at different addresses cancel; locations without frames keep the
  * module/pc identity.
  */
-#include "jeheap/model_internal.h"
+#include "model_internal.h"
 #include "jeheap/trace.h"
 
 #include <inttypes.h>
@@ -90,8 +90,8 @@ static uint64_t loc_key(const struct jh_model *m, const struct jh_location *l, i
 static uint32_t loc_append(struct jh_model *m, const struct jh_location *l, int kind)
 {
 	struct jh_model_priv *mp = m->priv;
-	JH_GROW_LARGE(m->locs, m->nlocs + 1, m->locs_alloc);
-	JH_GROW_LARGE(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
+	JH_GROW(m->locs, m->nlocs + 1, m->locs_alloc);
+	JH_GROW(mp->lockind, m->nlocs + 1, mp->lockind_alloc);
 	m->locs[m->nlocs] = *l;
 	mp->lockind[m->nlocs] = (uint8_t)kind;
 	return (uint32_t)m->nlocs++;
@@ -151,7 +151,7 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 	while (s) {
 		const char *ps = s;
 		size_t n = (size_t)(jh_names_part(ps, end, &s) - ps);
-		JH_GROW_LARGE(m->frames.items, m->frames.nr + 1, m->frames.alloc);
+		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
@@ -174,7 +174,7 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 	uint32_t n = sym->nparts;
 	while (n && ids[n - 1] == empty)
 		n--; /* trailing empty names */
-	JH_GROW_LARGE(m->frames.items, m->frames.nr + n, m->frames.alloc);
+	JH_GROW(m->frames.items, m->frames.nr + n, m->frames.alloc);
 	for (uint32_t k = 0; k < n; k++) {
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
 		f->func = funcs[ids[k]];
@@ -410,13 +410,13 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 	int unindexed = m->nlocs == 0 && !mp->symbolic && p->has_symbols && maps_disjoint(p);
 	if (!unindexed)
 		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
-	JH_GROW_LARGE(m->locs, m->nlocs + nu, m->locs_alloc);
-	JH_GROW_LARGE(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
-	/* (JH_GROW_LARGE faults in what it hands out.) The first file: every
+	JH_GROW(m->locs, m->nlocs + nu, m->locs_alloc);
+	JH_GROW(mp->lockind, m->nlocs + nu, mp->lockind_alloc);
+	/* The first file: every
 	 * id is a new location, whose frames are (at most) the parts of the
 	 * symbol lines. */
 	if (!m->nlocs)
-		JH_GROW_LARGE(m->frames.items, p->nsym_frames, m->frames.alloc);
+		JH_GROW(m->frames.items, p->nsym_frames, m->frames.alloc);
 	if (p->has_symbols) {
 		int sorted = maps_sorted(p);
 		struct map_memo *memo = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*memo));
@@ -493,13 +493,13 @@ static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)
 {
 	struct jh_model_priv *mp = m->priv;
 	size_t had = m->stacks_alloc;
-	JH_GROW_LARGE(m->stacks, m->nstacks + 1, m->stacks_alloc);
+	JH_GROW(m->stacks, m->nstacks + 1, m->stacks_alloc);
 	if (m->stack_base && m->stacks_alloc != had)
 		m->stack_base = xrealloc(m->stack_base,
 					 jh_st_mult(m->stacks_alloc, sizeof(*m->stack_base)));
 	if (m->stack_base)
 		memset(&m->stack_base[m->nstacks], 0, sizeof(*m->stack_base));
-	JH_GROW_LARGE(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
+	JH_GROW(mp->in_profile, m->nstacks + 1, mp->in_profile_alloc);
 	struct jh_mstack *ms = &m->stacks[m->nstacks];
 	memset(ms, 0, sizeof(*ms));
 	ms->off = off;
@@ -575,7 +575,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			size_t off = st->off;
 			if (!steal) {
 				off = m->nlocpool;
-				JH_GROW_LARGE(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
+				JH_GROW(m->locpool, m->nlocpool + st->len, m->locpool_alloc);
 				for (uint32_t k = 0; k < st->len; k++)
 					m->locpool[m->nlocpool + k] = glob[p->pcids[st->off + k]];
 			}
@@ -616,7 +616,6 @@ void jh_model_init(struct jh_model *m, int symbolic)
 	jh_idtab_init(&mp->locs);
 	jh_seqset_init(&mp->stacks);
 	jh_u64map_init(&mp->thread_by_uid);
-	jh_u64map_init(&mp->run_ids);
 	mp->symbolic = symbolic;
 	m->priv = mp;
 }
@@ -668,12 +667,12 @@ void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative)
 		m->program = mp->maps_program;
 }
 
-int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_symbolizer *s,
+int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_symbolizer *s,
 		   struct jh_diag *d)
 {
 	jh_model_init(m, o->nbases > 0);
 	m->sym = s;
-	((struct jh_model_priv *)m->priv)->keep_first = o->output == JH_OUT_RAW;
+	((struct jh_model_priv *)m->priv)->keep_first = o->keep_first_pcs;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
@@ -683,7 +682,7 @@ int jh_model_build(struct jh_model *m, const struct jh_options *o, struct jh_sym
 		jh_profile_init(&p);
 		p.split_symbols = 1;
 		p.dense_pcs = 1;
-		p.no_threads = !o->have_thread; /* only --thread reads them */
+		p.no_threads = !o->threads;
 		int r = jh_profile_read(&p, path, d);
 		JH_TRACE("model: read %s", path);
 		if (!r)
@@ -706,7 +705,6 @@ void jh_model_release(struct jh_model *m)
 		jh_idtab_release(&mp->locs);
 		jh_seqset_release(&mp->stacks);
 		jh_u64map_release(&mp->thread_by_uid);
-		jh_u64map_release(&mp->run_ids);
 		free(mp->lockind);
 		free(mp->in_profile);
 		free(mp);

@@ -1,6 +1,6 @@
 /* model_coverage.c - --coverage: how well the model's locations were
  * symbolized, weighted by the in-use bytes of the stacks they are in. */
-#include "jeheap/model_internal.h"
+#include "jeheap/model.h"
 
 #include <stdlib.h>
 

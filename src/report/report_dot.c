@@ -230,7 +230,7 @@ int jh_dot_build(struct jh_sb *sb, const struct jh_graph *g, const struct jh_rep
 
 	struct jh_sb tmp = JH_SB_INIT;
 	jh_sb_init(&tmp);
-	if ((nodelimit > 0 || edgelimit > 0) && !jh_quiet) {
+	if ((nodelimit > 0 || edgelimit > 0) && !o->quiet) {
 		jh_sb_adds(&tmp, "Dropping nodes with <= ");
 		add_value(&tmp, g, nodelimit);
 		jh_sb_addf(&tmp, " %s; edges with <= ", g->unit_name);

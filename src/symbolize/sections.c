@@ -238,24 +238,6 @@ static void drop_pages(const unsigned char *p, uint64_t n)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
-#endif
-
-/*
- * Maps the pages fully inside [p, p+n) of a fresh buffer in one call: the
- * kernel then skips a page fault per 4 KB page (about a third of the cost
- * of touching them). Older kernels refuse; the pages then fault as usual.
- */
-static void populate(unsigned char *p, uint64_t n)
-{
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + pg - 1) & ~(pg - 1);
-	uintptr_t hi = ((uintptr_t)p + n) & ~(pg - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-}
-
 /*
  * Waits (under sl->lock) for the stream to publish more. A guard-mode
  * stream starts on its first waiter, who wakes it; nobody else signals
@@ -280,7 +262,6 @@ static void load_slot(struct jh_sec_slot *sl)
 	}
 	if (!sl->streaming && !atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
 		unsigned char *buf = xmalloc(sl->pub.size ? sl->pub.size : 1);
-		populate(buf, sl->pub.size);
 		int ok;
 		JH_TRACE("inflate %s %llu", sl->pub.name, (unsigned long long)sl->pub.size);
 		if (sl->comp == JH_COMP_ZSTD)
@@ -577,8 +558,6 @@ static int stream_zlib(struct jh_sec_slot *sl)
 	int stop = 0;
 	while (rc == Z_OK && done < out_n && !stop) {
 		uint64_t want = out_n - done < sl->chunk ? out_n - done : sl->chunk;
-		if (!scratch)
-			populate(sl->owned + done, want);
 		zs.next_out = scratch ? scratch : sl->owned + done;
 		zs.avail_out = (uInt)want;
 		while (rc == Z_OK && zs.avail_out)

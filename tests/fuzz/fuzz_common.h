@@ -19,7 +19,7 @@
 
 #include "jeheap/analyse.h"
 #include "jeheap/profile.h"
-#include "jeheap/model_internal.h"
+#include "model_internal.h"
 #include "jeheap/report.h"
 
 static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag *d)
@@ -63,7 +63,7 @@ static void fuzz_check_dense(const struct jh_profile *p)
  * the buffer (to a memory stream): the same bytes. */
 static void fuzz_collapsed(const struct jh_model *m)
 {
-	struct jh_options o;
+	struct jh_analysis_opts o;
 	struct jh_graph g;
 	struct jh_diag d = {{0}, 0};
 	memset(&o, 0, sizeof(o));
@@ -137,7 +137,6 @@ static void fuzz_one(const void *data, size_t n)
 
 static int fuzz_run(const char *header, const uint8_t *data, size_t size)
 {
-	jh_quiet = 1;
 	fuzz_one(data, size);
 	size_t hl = strlen(header);
 	char *buf = malloc(hl + size);

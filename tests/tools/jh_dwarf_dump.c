@@ -26,8 +26,14 @@ static void print_name(const char *name, int demangle)
 	free(dm);
 }
 
+static void warn_stderr(const char *msg)
+{
+	fprintf(stderr, "jeheap: warning: %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
+	jh_set_warn(warn_stderr);
 	int demangle = 0, jobs = 0, i = 1;
 	const char *alt_path = NULL;
 	for (; i < argc && argv[i][0] == '-'; i++) {

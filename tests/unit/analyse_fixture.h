@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "jeheap/analyse.h"
-#include "jeheap/model_internal.h"
+#include "model_internal.h"
+#include "jeheap/options.h"
 
 static inline void tp_init(struct jh_profile *p)
 {
@@ -120,6 +121,15 @@ static inline const struct jh_node *tg_node(const struct jh_graph *g, const char
 		if (!strcmp(g->nodes[i].key, key))
 			return &g->nodes[i];
 	return NULL;
+}
+
+/* jh_analyse with the analysis options of o; run_ids as jh_analysis_opts. */
+static inline int ta_analyse(struct jh_graph *g, const struct jh_model *m,
+			     const struct jh_options *o, int t, struct jh_u64map *run_ids,
+			     struct jh_diag *d)
+{
+	struct jh_analysis_opts ao = jh_options_analysis(o, run_ids);
+	return jh_analyse(g, m, &ao, t, d);
 }
 
 #endif

@@ -61,7 +61,7 @@ static void build(struct jh_model *m, int nbases, int drop_negative)
 static void analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_options *o, int t)
 {
 	struct jh_diag d;
-	assert_int_equal(jh_analyse(g, m, o, t, &d), 0);
+	assert_int_equal(ta_analyse(g, m, o, t, NULL, &d), 0);
 }
 
 static void test_removal_and_dedup(void **state)
@@ -181,7 +181,7 @@ static void test_focus_ignore(void **state)
 
 	struct jh_diag d;
 	o.focus = "(";
-	assert_int_equal(jh_analyse(&g, &m, &o, -1, &d), -1);
+	assert_int_equal(ta_analyse(&g, &m, &o, -1, NULL, &d), -1);
 	assert_int_equal(d.code, JH_EXIT_USAGE);
 	jh_graph_release(&g);
 	jh_model_release(&m);

@@ -71,7 +71,9 @@ static void test_numbering(void **state)
 	topts_init(&o);
 	struct jh_diag d;
 	struct jh_graph g;
-	assert_int_equal(jh_analyse(&g, &m, &o, -1, &d), 0);
+	struct jh_u64map run_ids; /* shared by the analyses of the run */
+	jh_u64map_init(&run_ids);
+	assert_int_equal(ta_analyse(&g, &m, &o, -1, &run_ids, &d), 0);
 	check(&g, "leaf", 150, 150);
 	check(&g, "Run#1", 0, 150);  /* A and B, both calling leaf */
 	check(&g, "Run#2", 30, 35);  /* A as the leaf, and C (its inlined level is the leaf) */
@@ -85,7 +87,7 @@ static void test_numbering(void **state)
 	jh_graph_release(&g);
 	/* thread 5 (stack s3 only) afterwards: the numbers of the run are kept */
 	assert_int_equal(m.nthreads, 1);
-	assert_int_equal(jh_analyse(&g, &m, &o, 0, &d), 0);
+	assert_int_equal(ta_analyse(&g, &m, &o, 0, &run_ids, &d), 0);
 	check(&g, "Run#3", 0, 7);
 	check(&g, "Run#4", 0, 7);
 	assert_int_equal(g.nnodes, 4);
@@ -93,10 +95,11 @@ static void test_numbering(void **state)
 	/* --files: the name is not shown, nothing renamed; --collapsed-style
 	 * analyses (no nodes) neither */
 	o.granularity = JH_GRAN_FILES;
-	assert_int_equal(jh_analyse(&g, &m, &o, -1, &d), 0);
+	assert_int_equal(ta_analyse(&g, &m, &o, -1, &run_ids, &d), 0);
 	for (size_t i = 0; i < g.nnodes; i++)
 		assert_null(strstr(g.nodes[i].key, "Run#"));
 	jh_graph_release(&g);
+	jh_u64map_release(&run_ids);
 	jh_model_release(&m);
 }
 

@@ -65,7 +65,6 @@ static void test_bad_inputs(void **state)
 	char **names = list(".", ".expected", &n);
 	assert_true(n >= 20);
 	int update = getenv("JH_UPDATE") != NULL, failed = 0;
-	jh_quiet = 1;
 	for (size_t i = 0; i < n; i++) {
 		char *input = xstrndup(names[i], strlen(names[i]) - strlen(".expected"));
 		struct jh_profile p;
@@ -114,7 +113,6 @@ static void test_fuzz_regressions(void **state)
 	char *dir = dir_path("fuzz-regressions");
 	size_t n;
 	char **names = list(dir, "", &n);
-	jh_quiet = 1;
 	for (size_t i = 0; i < n; i++) {
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);

@@ -3,7 +3,7 @@
  * are built only when a second file comes. Each is compared with the plain
  * reading of the same text. */
 #include "readers_test.h"
-#include "jeheap/model_internal.h"
+#include "model_internal.h"
 
 #include <inttypes.h>
 

@@ -58,9 +58,7 @@ static void test_jeprof_raw_and_optional_markers(void **state)
 		 "0x55b0b961674a main\n"
 		 "0x55b0b9616425 inlined_caller--inl_helper\n"
 		 "---\n--- heap\n%s", body);
-	jh_quiet = 1;
 	check(text, "./mt");
-	jh_quiet = 0;
 	/* without the bare "---" */
 	snprintf(text, sizeof(text),
 		 "---symbols\n0x55b0b961674a main\n0x55b0b9616425 inlined_caller--inl_helper\n"

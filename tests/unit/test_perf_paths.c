@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "jeheap/analyse.h"
-#include "jeheap/model_internal.h"
+#include "model_internal.h"
 #include "jeheap/report.h"
 
 static const char text[] =
@@ -57,7 +57,7 @@ static char *collapsed(int split, int fd)
 	struct jh_diag d;
 	struct jh_profile p;
 	struct jh_model m;
-	struct jh_options o;
+	struct jh_analysis_opts o;
 	struct jh_graph g;
 	jh_profile_init(&p);
 	p.split_symbols = split;

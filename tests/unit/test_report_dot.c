@@ -233,7 +233,6 @@ static void test_thin_edges_svg(void **state)
 
 int main(void)
 {
-	jh_quiet = 1;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_graph),
 		cmocka_unit_test(test_maxdegree_and_edgefraction),

@@ -120,7 +120,7 @@ static char *run_text(const struct jh_options *o, int limit)
 	tp_stack(&p, s4, 1, 7, 1);
 	tm_single(&m, &p);
 	struct jh_graph g;
-	assert_int_equal(jh_analyse(&g, &m, o, -1, &d), 0);
+	assert_int_equal(ta_analyse(&g, &m, o, -1, NULL, &d), 0);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

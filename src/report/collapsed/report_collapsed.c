@@ -125,7 +125,6 @@ static void scratch_alloc(struct jh_coll *c, size_t size)
 {
 	c->scratch_block = xmalloc(size + 64);
 	c->scratch = (char *)c->scratch_block + (64 - (uintptr_t)c->scratch_block % 64);
-	jh_populate(c->scratch, size);
 }
 
 /* Splits each used location's collapsed name into its elements: c->eoff,
@@ -145,7 +144,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 	uint32_t *el = NULL; /* element of each location's frame */
 	size_t nel = 0, alloc = 0;
 	c->eoff = xmalloc(jh_st_mult(m->nlocs + 1, sizeof(*c->eoff)));
-	jh_populate(c->eoff, (m->nlocs + 1) * sizeof(*c->eoff)); /* all written */
 	for (size_t l = 0; l < m->nlocs; l++) {
 		c->eoff[l] = (uint32_t)nel;
 		if (!jh_graph_loc_used(g, (uint32_t)l))
@@ -183,7 +181,6 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 	scratch_alloc(c, need > rsize ? need : rsize);
 	uint32_t *rank = jh_coll_rank(ec.el, ec.nel, &c->nranks, c->scratch);
 	c->rstr = xmalloc(jh_st_mult(c->nranks ? c->nranks : 1, sizeof(*c->rstr)));
-	jh_populate(c->rstr, c->nranks * sizeof(*c->rstr));
 	for (size_t i = 0; i < ec.nel; i++)
 		c->rstr[rank[i]] = ec.el[i];
 	for (size_t i = 0; i < nel; i++)
@@ -432,7 +429,7 @@ int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 	free(order);
 	free(c.coff);
 	free(c.eoff);
-	jh_free_large(c.scratch_block); /* and the records */
+	free(c.scratch_block); /* and the records */
 	free(c.ovf);
 	free(c.rk);
 	free(c.rstr);

@@ -19,14 +19,17 @@ static int cmp_query(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static _Thread_local const struct jh_batch *order_batch;
-static _Thread_local const uint64_t *order_size;
+struct order_ctx {
+	const struct jh_batch *b;
+	const uint64_t *size; /* per unit */
+};
 
-static int cmp_task_size(const void *a, const void *b)
+static int cmp_task_size(const void *a, const void *b, void *arg)
 {
-	const struct jh_batch_task *x = &order_batch->tasks[*(const size_t *)a];
-	const struct jh_batch_task *y = &order_batch->tasks[*(const size_t *)b];
-	uint64_t sx = order_size[x->unit], sy = order_size[y->unit];
+	const struct order_ctx *c = arg;
+	const struct jh_batch_task *x = &c->b->tasks[*(const size_t *)a];
+	const struct jh_batch_task *y = &c->b->tasks[*(const size_t *)b];
+	uint64_t sx = c->size[x->unit], sy = c->size[y->unit];
 	if (sx != sy)
 		return sx > sy ? -1 : 1;
 	return x->unit < y->unit ? -1 : x->unit > y->unit;
@@ -50,10 +53,9 @@ void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit
 	b->order = xmalloc(jh_st_mult(b->ntasks + 1, sizeof(*b->order)));
 	for (size_t k = 0; k < b->ntasks; k++)
 		b->order[k] = k;
-	if (unit_size) {
-		order_batch = b;
-		order_size = unit_size;
-		jh_qsort(b->order, b->ntasks, sizeof(*b->order), cmp_task_size);
+	if (unit_size && b->ntasks > 1) {
+		struct order_ctx c = {b, unit_size};
+		qsort_r(b->order, b->ntasks, sizeof(*b->order), cmp_task_size, &c);
 	}
 }
 

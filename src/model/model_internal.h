@@ -5,7 +5,7 @@
 #ifndef JEHEAP_MODEL_INTERNAL_H
 #define JEHEAP_MODEL_INTERNAL_H
 
-#include "idtab.h"
+#include "jeheap/idtab.h"
 #include "jeheap/model.h"
 
 struct jh_model_priv {
@@ -19,9 +19,6 @@ struct jh_model_priv {
 	struct jh_u64map thread_by_uid;
 	size_t nfiles;
 	size_t nprofiles;            /* profiles (not bases) added so far */
-	/* jeprof's ShortIdFor, shared by every analysis of the model (threads,
-	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n */
-	struct jh_u64map run_ids;
 	const char *maps_program;
 	int keep_first;              /* fill first_pcs/first_locs (--raw) */
 };
@@ -36,9 +33,5 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d);
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
-
-/* The symbolizer's coverage line for the locations symbolized from raw
- * dumps (nothing when every name came from .symbolized files). */
-void jh_model_coverage(const struct jh_model *m, FILE *f);
 
 #endif

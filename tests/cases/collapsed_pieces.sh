@@ -38,15 +38,24 @@ awk 'BEGIN {
 "$JEHEAP" --collapsed --show_bytes "$tmp/p.heap.symbolized" | cat > "$tmp/pipe" || { echo "FAIL exit code (pipe)"; exit 1; }
 cmp "$tmp/file" "$tmp/pipe" || { echo "FAIL writev and buffered outputs differ"; exit 1; }
 # the same lines from the input: names root first, merged by stack, summed
-awk '/^0x/ { pc = strtonum($1); n = split($2, f, "--"); s = f[1]
+# (POSIX awk: Debian's default mawk has no strtonum, so hex() reads "0x...")
+awk 'function hex(s,   i, n) {
+		n = 0
+		for (i = 3; i <= length(s); i++)
+			n = n * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+		return n }
+	/^0x/ { pc = hex($1); n = split($2, f, "--"); s = f[1]
 		for (j = 2; j <= n; j++) s = s ";" f[j] "[inline]"
 		name[pc] = s; next }
 	/^@/ { key = ""
-		for (k = NF; k >= 2; k--) { pc = strtonum($k) - (k > 2)
+		for (k = NF; k >= 2; k--) { pc = hex($k) - (k > 2)
+			if (!(pc in name)) { print "no name for " $k > "/dev/stderr"; exit 1 }
 			key = key (key == "" ? "" : ";") name[pc] }
 		next }
 	/^  t\*: / && key != "" { split($0, c, /[: ]+/); sum[key] += c[4]; key = "" }
-	END { for (k in sum) print k " " sum[k] }' "$tmp/p.heap.symbolized" | LC_ALL=C sort > "$tmp/want"
+	END { for (k in sum) print k " " sum[k] }' "$tmp/p.heap.symbolized" > "$tmp/want.unsorted" ||
+	{ echo "FAIL awk could not build the expected lines"; exit 1; }
+LC_ALL=C sort "$tmp/want.unsorted" > "$tmp/want"
 cmp "$tmp/file" "$tmp/want" || { echo "FAIL lines differ from the input's"; diff "$tmp/file" "$tmp/want" | head -5; exit 1; }
 [ "$(wc -l < "$tmp/file")" -gt 1000 ] || { echo "FAIL too few lines"; exit 1; }
 grep -q '\[inline\] [0-9]*$' "$tmp/file" || { echo "FAIL no line ends inline"; exit 1; }

@@ -11,7 +11,7 @@ set -u
 : "${JH_SRC:?}" "${JH_BUILD:?}"
 DUMP=$JH_BUILD/tests/jh_dwarf_dump
 FIX=$JH_SRC/tests/fixtures/dwarf
-for t in llvm-symbolizer objdump objcopy gcc g++ clang clang++; do
+for t in llvm-symbolizer objdump objcopy gcc g++ clang clang++ python3 dwz; do
 	command -v $t >/dev/null || { echo "SKIP: $t missing"; exit 77; }
 done
 [ -x "$DUMP" ] || { echo "FAIL: $DUMP not built"; exit 1; }

@@ -5,7 +5,10 @@
 # nm nearest-symbol guess) jeheap is right: the C++ fixture's top frame is
 # Holder::grow, not jemalloc's malloc_usable_size.
 . "$JH_SRC/tests/fixtures/sym/lib.sh"
-command -v jeprof >/dev/null || exit 77
+command -v jeprof >/dev/null || { echo "SKIP: jeprof is not installed" >&2; exit 77; }
+# without file(1) jeprof takes the ELF programs for Windows ones (its test of $^O is numeric)
+# and names addresses from nm alone: no inline frames on its side
+[ -x /usr/bin/file ] || { echo "FAIL: jeprof needs /usr/bin/file (package file, scripts/setup installs it)" >&2; exit 1; }
 if "$JEHEAP" --text "$FX/prog_pie" "$(dump pie)" 2>&1 | grep -q 'not built yet'; then
 	echo "SKIP: jeheap --text on raw dumps is not built yet" >&2
 	exit 77

@@ -28,9 +28,9 @@ enum jh_granularity {
 /* What an analysis is asked for (cli fills it from the command line). */
 struct jh_analysis_opts {
 	enum jh_granularity granularity;
-	enum jh_value value;          /* --inuse_space (default) ... */
-	int show_bytes;               /* values in bytes, not MB */
-	int has_base;                 /* --base given: before/after columns */
+	enum jh_value value;                           /* --inuse_space (default) ... */
+	int show_bytes;                                /* values in bytes, not MB */
+	int has_base;                                  /* --base given: before/after columns */
 	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns or NULL */
 	/* jeprof's ShortIdFor, shared by every analysis of one model (threads,
 	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n.
@@ -46,12 +46,13 @@ enum jh_unit {
 
 /* A granularity key: a row of --text, a node of --dot. */
 struct jh_node {
-	const char *key;   /* identity and tie-break sort key (interned in m->names) */
-	const char *label; /* printed name in --text (== key except for "??" frames: "?? file:line") */
+	const char *key; /* identity and tie-break sort key (interned in m->names) */
+	const char
+		*label; /* printed name in --text (== key except for "??" frames: "?? file:line") */
 	double flat, cum;
-	uint32_t loc;      /* first location that produced this key */
-	uint32_t level;    /* inline level of that location's frame (0 = outermost) */
-	int inl;           /* key of an inlined frame (" (inline)") */
+	uint32_t loc;   /* first location that produced this key */
+	uint32_t level; /* inline level of that location's frame (0 = outermost) */
+	int inl;        /* key of an inlined frame (" (inline)") */
 };
 
 /* A stack after allocator removal and filters (distinct location lists). */
@@ -67,17 +68,17 @@ struct jh_graph {
 	const struct jh_model *m;
 	enum jh_value value;
 	enum jh_unit unit;
-	const char *unit_name;        /* "MB", "B", "objects" */
+	const char *unit_name; /* "MB", "B", "objects" */
 	enum jh_granularity gran;
-	int has_base;                 /* --base given: before/after columns are meaningful */
-	int thread;                   /* -1 = whole process, else index into m->threads */
+	int has_base; /* --base given: before/after columns are meaningful */
+	int thread;   /* -1 = whole process, else index into m->threads */
 
-	double total;                 /* sum before removal and filters (Total: line) */
-	double local_total;           /* sum of flat after removal and filters */
+	double total;       /* sum before removal and filters (Total: line) */
+	double local_total; /* sum of flat after removal and filters */
 
-	struct jh_gstack *stacks;     /* filtered stacks, in model order of first appearance */
+	struct jh_gstack *stacks; /* filtered stacks, in model order of first appearance */
 	size_t nstacks, stacks_alloc;
-	const uint32_t *locpool;      /* the model's pool, or the graph's own (--retain/--exclude) */
+	const uint32_t *locpool; /* the model's pool, or the graph's own (--retain/--exclude) */
 
 	struct jh_node *nodes;
 	size_t nnodes, nodes_alloc;
@@ -87,7 +88,7 @@ struct jh_graph {
 	 * for locations whose key would be "". A key that depends on the stack
 	 * (jeprof's Run#n) is a placeholder here: walk stacks with
 	 * jh_graph_stack_keys. */
-	uint32_t *lockey_off;         /* m->nlocs + 1 entries */
+	uint32_t *lockey_off; /* m->nlocs + 1 entries */
 	uint32_t *keypool;
 	size_t nkeypool, keypool_alloc;
 
@@ -109,8 +110,7 @@ int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m,
 		      const struct jh_analysis_opts *o, int thread, struct jh_diag *d);
 void jh_graph_release(struct jh_graph *g);
 
-static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc,
-						uint32_t *n)
+static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc, uint32_t *n)
 {
 	*n = g->lockey_off[loc + 1] - g->lockey_off[loc];
 	return g->keypool + g->lockey_off[loc];

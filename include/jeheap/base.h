@@ -46,15 +46,15 @@ static inline int jh_cmp_u64(const void *a, const void *b)
  * Grow an (items, nr, alloc) array so that index NR-1 .. (want-1) exists.
  * Usage: JH_GROW(p->items, p->nr + 1, p->alloc); p->items[p->nr++] = x;
  */
-#define JH_GROW(items, want, alloc)                                           \
-	do {                                                                      \
-		if ((size_t)(want) > (size_t)(alloc)) {                               \
-			size_t jh_n_ = (alloc) < 16 ? 16 : (size_t)(alloc) * 2;           \
+#define JH_GROW(items, want, alloc)                                                       \
+	do {                                                                              \
+		if ((size_t)(want) > (size_t)(alloc)) {                                   \
+			size_t jh_n_ = (alloc) < 16 ? 16 : (size_t)(alloc)*2;             \
 			if (jh_n_ < (size_t)(want))                                       \
-				jh_n_ = (size_t)(want);                                       \
+				jh_n_ = (size_t)(want);                                   \
 			(items) = xrealloc((items), jh_st_mult(jh_n_, sizeof(*(items)))); \
 			(alloc) = jh_n_;                                                  \
-		}                                                                     \
+		}                                                                         \
 	} while (0)
 
 /*
@@ -65,7 +65,10 @@ struct jh_sb {
 	char *buf;
 	size_t len, alloc;
 };
-#define JH_SB_INIT {NULL, 0, 0}
+#define JH_SB_INIT         \
+	{                  \
+		NULL, 0, 0 \
+	}
 void jh_sb_init(struct jh_sb *sb);
 void jh_sb_release(struct jh_sb *sb);
 void jh_sb_reset(struct jh_sb *sb);
@@ -156,10 +159,10 @@ static inline uint64_t jh_hash_u64(uint64_t x)
  */
 enum jh_exit {
 	JH_EXIT_OK = 0,
-	JH_EXIT_USAGE = 1,   /* bad command line (jeprof's usage() exit code) */
-	JH_EXIT_INPUT = 2,   /* missing, unreadable or malformed input file */
-	JH_EXIT_OUTPUT = 3,  /* cannot write output; graphviz missing or failed */
-	JH_EXIT_NODATA = 4,  /* nothing to show where a report needs data (dot: no nodes) */
+	JH_EXIT_USAGE = 1,     /* bad command line (jeprof's usage() exit code) */
+	JH_EXIT_INPUT = 2,     /* missing, unreadable or malformed input file */
+	JH_EXIT_OUTPUT = 3,    /* cannot write output; graphviz missing or failed */
+	JH_EXIT_NODATA = 4,    /* nothing to show where a report needs data (dot: no nodes) */
 	JH_EXIT_INTERNAL = 70, /* out of memory, internal error */
 };
 struct jh_diag {
@@ -167,8 +170,8 @@ struct jh_diag {
 	int code; /* enum jh_exit */
 };
 /* Formats "FILE:LINE: what" (line 0 = omitted) into d, returns -1. */
-int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line,
-		const char *fmt, ...) JH_PRINTF(5, 6);
+int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line, const char *fmt,
+		...) JH_PRINTF(5, 6);
 void jh_warn(const char *fmt, ...) JH_PRINTF(1, 2);
 /* The sink of jh_warn: gets the formatted message (no newline). */
 typedef void (*jh_warn_fn)(const char *msg);

@@ -31,8 +31,9 @@ char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, st
 /*
  * The file holding bin's DWARF: bin itself if it has .debug_info, else
  * <debug-dir>/.build-id/xx/rest.debug (build-id equal), else .gnu_debuglink
- * in the binary directory, its .debug subdirectory and under each debug dir (CRC32 equal). Returns an
- * opened image (caller closes; may be bin itself: compare pointers) or NULL.
+ * in the binary directory, its .debug subdirectory and under each debug dir
+ * (CRC32 equal). Returns an opened image (caller closes; may be bin itself:
+ * compare pointers) or NULL.
  */
 struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh_elf_image *bin,
 				   struct jh_sb *tried);

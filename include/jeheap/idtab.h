@@ -10,8 +10,8 @@
 #include "jeheap/base.h"
 
 struct jh_idtab {
-	uint32_t *slots; /* pairs: id + 1 (0 = empty), the id's hash >> 32 */
-	size_t cap;      /* power of two */
+	uint32_t *slots;  /* pairs: id + 1 (0 = empty), the id's hash >> 32 */
+	size_t cap;       /* power of two */
 	uint64_t *hashes; /* per id */
 	size_t nr, alloc;
 };

@@ -39,8 +39,7 @@ int jh_input_line_refill(struct jh_input *in, char **line, size_t *len, struct j
  * of input, -1 with d set on a read, decompression or NUL-byte error. Inline:
  * a line already in the buffer is taken without a call into the refill.
  */
-static inline int jh_input_line(struct jh_input *in, char **line, size_t *len,
-				struct jh_diag *d)
+static inline int jh_input_line(struct jh_input *in, char **line, size_t *len, struct jh_diag *d)
 {
 	return jh_input_line_buffered(in, line, len) ? 1 : jh_input_line_refill(in, line, len, d);
 }

@@ -15,66 +15,66 @@
 #include "jeheap/symbolize.h"
 
 struct jh_location {
-	uint64_t pc;         /* caller-adjusted address (first profile that had it) */
-	const char *module;  /* interned module path, NULL if in no mapping */
-	uint64_t modaddr;    /* address inside the module's ELF vaddr space */
-	uint8_t status;      /* enum jh_symstatus */
-	uint8_t allocator;   /* inside the allocator's shared library */
-	uint32_t first;      /* frames[first .. first+nframes), outermost first */
+	uint64_t pc;        /* caller-adjusted address (first profile that had it) */
+	const char *module; /* interned module path, NULL if in no mapping */
+	uint64_t modaddr;   /* address inside the module's ELF vaddr space */
+	uint8_t status;     /* enum jh_symstatus */
+	uint8_t allocator;  /* inside the allocator's shared library */
+	uint32_t first;     /* frames[first .. first+nframes), outermost first */
 	uint32_t nframes;
 };
 
 struct jh_mstack {
-	size_t off;          /* into jh_model.locpool: location ids, leaf first */
+	size_t off; /* into jh_model.locpool: location ids, leaf first */
 	uint32_t len;
-	struct jh_counts c;  /* profiles - bases (jh_model.stack_base) */
-	uint8_t dropped;     /* only in bases, removed by --drop_negative */
+	struct jh_counts c; /* profiles - bases (jh_model.stack_base) */
+	uint8_t dropped;    /* only in bases, removed by --drop_negative */
 };
 
 struct jh_mthread {
 	uint64_t uid;
-	const char *name;    /* interned or NULL */
-	uint32_t *stacks;    /* stack ids with counts for this thread */
+	const char *name; /* interned or NULL */
+	uint32_t *stacks; /* stack ids with counts for this thread */
 	struct jh_counts *c;
-	struct jh_counts *base;  /* per entry: the bases' counts; NULL without --base */
+	struct jh_counts *base; /* per entry: the bases' counts; NULL without --base */
 	size_t nr, alloc;
 };
 
 struct jh_model {
 	struct jh_intern names;
-	const char *program;          /* binary= / program argument / main exe from maps */
+	const char *program; /* binary= / program argument / main exe from maps */
 	struct jh_location *locs;
 	size_t nlocs, locs_alloc;
 	struct jh_frames frames;
 	uint32_t *locpool;
 	size_t nlocpool, locpool_alloc;
-	struct jh_mstack *stacks;     /* whole-process counts (profiles - bases) */
+	struct jh_mstack *stacks; /* whole-process counts (profiles - bases) */
 	size_t nstacks, stacks_alloc;
 	struct jh_counts *stack_base; /* per stack: the sum of the --base files; NULL
 	                               * without them (allocated as stacks) */
 	struct jh_mthread *threads;   /* ascending uid */
 	size_t nthreads, threads_alloc;
-	int legacy;                   /* all inputs were legacy 'heap profile:' files (no threads) */
-	struct jh_symbolizer *sym;    /* the symbolizer it was built with (NULL: none), not owned;
+	int legacy;                /* all inputs were legacy 'heap profile:' files (no threads) */
+	struct jh_symbolizer *sym; /* the symbolizer it was built with (NULL: none), not owned;
 	                               * --list reads the routines of its modules */
 	/* Built for --raw only: the first profile's distinct pcs (caller-
 	 * adjusted, in the order of first use) and their location ids. */
 	uint64_t *first_pcs;
 	uint32_t *first_locs;
 	size_t nfirst;
-	void *priv;                   /* private indexes of model.c */
+	void *priv; /* private indexes of model.c */
 };
 
 /* What the model is built from (cli fills it from the command line). */
 struct jh_model_opts {
-	char *const *profiles;        /* profile paths ("-" = stdin), summed */
+	char *const *profiles; /* profile paths ("-" = stdin), summed */
 	size_t nprofiles;
-	char *const *bases;           /* --base files, summed and subtracted */
+	char *const *bases; /* --base files, summed and subtracted */
 	size_t nbases;
-	const char *program;          /* ELF program argument, or NULL */
-	int drop_negative;            /* --drop_negative */
-	int threads;                  /* read per-thread data (--thread) */
-	int keep_first_pcs;           /* fill first_pcs/first_locs (--raw) */
+	const char *program; /* ELF program argument, or NULL */
+	int drop_negative;   /* --drop_negative */
+	int threads;         /* read per-thread data (--thread) */
+	int keep_first_pcs;  /* fill first_pcs/first_locs (--raw) */
 };
 
 /*

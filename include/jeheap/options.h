@@ -18,30 +18,30 @@ struct jh_options {
 	const char *disasm_re;        /* --disasm=REGEX */
 	int top_n;                    /* --top[=N], default 10 */
 	enum jh_granularity granularity;
-	enum jh_value value;          /* --inuse_space (default) ... */
+	enum jh_value value; /* --inuse_space (default) ... */
 	int show_bytes, drop_negative, cum, heapcheck;
 
-	char **bases;                 /* --base, repeatable (summed) */
+	char **bases; /* --base, repeatable (summed) */
 	size_t nbases;
 	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns */
 
-	int nodecount;                /* 80 */
-	double nodefraction;          /* 0.005 */
-	double edgefraction;          /* 0.001 */
-	int maxdegree;                /* 8 */
-	int scale;                    /* --scale (dot) */
+	int nodecount;       /* 80 */
+	double nodefraction; /* 0.005 */
+	double edgefraction; /* 0.001 */
+	int maxdegree;       /* 8 */
+	int scale;           /* --scale (dot) */
 
-	int have_thread;              /* --thread given */
-	int thread_all;               /* --thread='*' */
-	uint64_t thread;              /* --thread=N */
+	int have_thread; /* --thread given */
+	int thread_all;  /* --thread='*' */
+	uint64_t thread; /* --thread=N */
 
-	struct jh_symbolizer_opts sym; /* lib_prefix, add_lib, path maps, sysroot, debug dirs, jobs */
+	struct jh_symbolizer_opts sym; /* lib_prefix, add_lib, path maps, sysroot, ... */
 
-	const char *output_file;      /* --output=FILE, NULL = stdout */
-	int quiet;                    /* --quiet: no warnings, no coverage line */
+	const char *output_file; /* --output=FILE, NULL = stdout */
+	int quiet;               /* --quiet: no warnings, no coverage line */
 
-	const char *program;          /* ELF program argument, or NULL */
-	char **profiles;              /* profile paths ("-" = stdin) */
+	const char *program; /* ELF program argument, or NULL */
+	char **profiles;     /* profile paths ("-" = stdin) */
 	size_t nprofiles;
 };
 

@@ -20,13 +20,7 @@ enum jh_format {
 };
 
 /* Index into jh_counts.v. */
-enum jh_value {
-	JH_INUSE_OBJECTS,
-	JH_INUSE_SPACE,
-	JH_ALLOC_OBJECTS,
-	JH_ALLOC_SPACE,
-	JH_NVALUES
-};
+enum jh_value { JH_INUSE_OBJECTS, JH_INUSE_SPACE, JH_ALLOC_OBJECTS, JH_ALLOC_SPACE, JH_NVALUES };
 
 /* Scaled counts, kept in double exactly as jeprof does (truncate at print). */
 struct jh_counts {
@@ -48,21 +42,21 @@ struct jh_thread {
 };
 
 struct jh_stack {
-	size_t off;           /* into jh_profile.pcs */
-	uint32_t len;         /* number of pcs, leaf first */
-	struct jh_counts c;   /* sum of the t*: lines of all records with this stack */
+	size_t off;         /* into jh_profile.pcs */
+	uint32_t len;       /* number of pcs, leaf first */
+	struct jh_counts c; /* sum of the t*: lines of all records with this stack */
 };
 
 struct jh_tsample {
-	uint32_t thread;      /* index into jh_profile.threads */
-	uint32_t stack;       /* index into jh_profile.stacks */
+	uint32_t thread; /* index into jh_profile.threads */
+	uint32_t stack;  /* index into jh_profile.stacks */
 	struct jh_counts c;
 };
 
 /* One line of a `--- symbol` section. */
 struct jh_symname {
-	uint64_t pc;  /* as written (already caller-adjusted by the writer) */
-	char *names;  /* "outer--inner1--inner2"; owned by the profile (interned:
+	uint64_t pc;            /* as written (already caller-adjusted by the writer) */
+	char *names;            /* "outer--inner1--inner2"; owned by the profile (interned:
 	               * equal name lists share one string), do not free;
 	               * NULL when the profile was read with split_symbols */
 	uint32_t first, nparts; /* with split_symbols: the line's "--"-separated
@@ -71,13 +65,13 @@ struct jh_symname {
 };
 
 struct jh_profile {
-	char *source;          /* file name as given ("-" for stdin); owned */
+	char *source; /* file name as given ("-" for stdin); owned */
 	enum jh_format format;
-	uint64_t period;       /* sampling period from the header (0 = none) */
-	int has_symbols;       /* the file had a `--- symbol` section */
-	char *binary;          /* binary= of a symbol section, else NULL; owned */
+	uint64_t period; /* sampling period from the header (0 = none) */
+	int has_symbols; /* the file had a `--- symbol` section */
+	char *binary;    /* binary= of a symbol section, else NULL; owned */
 
-	uint64_t *pcs;         /* pool of all stacks' pcs */
+	uint64_t *pcs; /* pool of all stacks' pcs */
 	size_t npcs, pcs_alloc;
 	struct jh_stack *stacks;
 	size_t nstacks, stacks_alloc;
@@ -93,9 +87,9 @@ struct jh_profile {
 	 * into their parts, each distinct part once (what the model needs,
 	 * without a copy of every distinct whole line). */
 	int split_symbols;
-	char **sym_parts;           /* distinct parts (or whole lines); owned */
+	char **sym_parts; /* distinct parts (or whole lines); owned */
 	size_t nsym_parts, sym_parts_alloc;
-	uint32_t *sym_frames;       /* with split_symbols: part ids per line */
+	uint32_t *sym_frames; /* with split_symbols: part ids per line */
 	size_t nsym_frames, sym_frames_alloc;
 	/* Set by the caller before reading: count lines of threads (tN:) are
 	 * checked as usual but not stored (tsamples stays empty; the names of
@@ -120,17 +114,17 @@ struct jh_profile {
 	struct jh_u64map thread_index;
 	uint32_t *ts_head, *ts_next;
 	size_t ts_head_alloc, ts_next_alloc;
-	uint64_t *pc_slots;         /* dense_pcs: pc -> id (profile_pcs.c): */
-	size_t pc_slots_cap, pc_slots_nr; /* the wide table, */
-	uint64_t *pc_narrow;        /* the narrow one (the pcs whose upper */
+	uint64_t *pc_slots;                 /* dense_pcs: pc -> id (profile_pcs.c): */
+	size_t pc_slots_cap, pc_slots_nr;   /* the wide table, */
+	uint64_t *pc_narrow;                /* the narrow one (the pcs whose upper */
 	size_t pc_narrow_cap, pc_narrow_nr; /* half is pc_hi) */
 	uint64_t pc_hi;
-	uint64_t *pc_pending;       /* the pcs of pcids[pending_off ..), not */
+	uint64_t *pc_pending; /* the pcs of pcids[pending_off ..), not */
 	size_t npc_pending, pc_pending_alloc, pending_off; /* looked up yet */
-	struct jh_arena sym_arena;  /* storage of sym_parts */
-	const char *limit;          /* a size limit was passed (what): the ids
+	struct jh_arena sym_arena;                         /* storage of sym_parts */
+	const char *limit;   /* a size limit was passed (what): the ids
 	                             * are no longer right; read/handover fail */
-	uint64_t *sym_index;        /* their dedup table (profile.c) */
+	uint64_t *sym_index; /* their dedup table (profile.c) */
 	size_t sym_index_cap, sym_index_nr;
 };
 

@@ -34,8 +34,7 @@ struct jh_report_opts {
 };
 
 /* --text (limit -1) and --top=N (limit N rows, jeprof's line limit). */
-int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
-		   int limit);
+int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o, int limit);
 /* --collapsed: sorted folded stacks; with --base "before after" columns. */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g);
 
@@ -56,8 +55,7 @@ int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_report_op
  * out_fd. Returns 0, or -1 with d set (JH_EXIT_OUTPUT) when dot is missing,
  * cannot be run or fails.
  */
-int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
-		    struct jh_diag *d);
+int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd, struct jh_diag *d);
 /*
  * The image for mode: written to out (svg pdf ps gif png) or, for
  * web/gv/evince, to output_file or a new temporary file which is opened in

@@ -42,17 +42,17 @@ struct jh_path_map {
 };
 
 struct jh_symbolizer_opts {
-	const char *program;       /* program argument from the command line, or NULL */
-	char **lib_prefixes;       /* --lib_prefix, split at commas, trailing '/' removed */
+	const char *program; /* program argument from the command line, or NULL */
+	char **lib_prefixes; /* --lib_prefix, split at commas, trailing '/' removed */
 	size_t nlib_prefixes;
-	char **add_libs;           /* --add_lib */
+	char **add_libs; /* --add_lib */
 	size_t nadd_libs;
 	struct jh_path_map *path_maps; /* --path-map OLD=NEW, first match wins */
 	size_t npath_maps;
-	const char *sysroot;       /* --sysroot */
-	char **debug_dirs;         /* --debug-dir; empty = /usr/lib/debug */
+	const char *sysroot; /* --sysroot */
+	char **debug_dirs;   /* --debug-dir; empty = /usr/lib/debug */
 	size_t ndebug_dirs;
-	int jobs;                  /* worker threads; 0 = number of online cores */
+	int jobs; /* worker threads; 0 = number of online cores */
 };
 
 struct jh_symbolizer;

@@ -13,6 +13,10 @@
 int jh_trace_on(void);
 void jh_trace(const char *fmt, ...) JH_PRINTF(1, 2);
 
-#define JH_TRACE(...) do { if (jh_trace_on()) jh_trace(__VA_ARGS__); } while (0)
+#define JH_TRACE(...)                          \
+	do {                                   \
+		if (jh_trace_on())             \
+			jh_trace(__VA_ARGS__); \
+	} while (0)
 
 #endif

@@ -52,7 +52,8 @@ static void build_memos(struct jh_graph_priv *gp, const struct jh_model *m)
 	for (size_t i = 0; i < nf; i++) {
 		const char *f = fr[i].func;
 		if (i + 16 < nf) /* the table is bigger than the caches */
-			__builtin_prefetch(&tab[jh_hash_u64((uintptr_t)fr[i + 16].func) & (cap - 1)]);
+			__builtin_prefetch(
+				&tab[jh_hash_u64((uintptr_t)fr[i + 16].func) & (cap - 1)]);
 		if (!f) {
 			gp->fid[i] = UINT32_MAX;
 			continue;
@@ -65,8 +66,8 @@ static void build_memos(struct jh_graph_priv *gp, const struct jh_model *m)
 			continue;
 		}
 		JH_GROW(gp->fm, nfm + 1, alloc);
-		gp->fm[nfm] = (struct jh_fmemo){.func = f};
-		tab[j] = (struct slot){f, (uint32_t)nfm};
+		gp->fm[nfm] = (struct jh_fmemo){ .func = f };
+		tab[j] = (struct slot){ f, (uint32_t)nfm };
 		gp->fid[i] = (uint32_t)nfm++;
 		if (2 * nfm > cap) { /* rehash from the memos */
 			cap *= 2;
@@ -76,7 +77,7 @@ static void build_memos(struct jh_graph_priv *gp, const struct jh_model *m)
 				size_t h = jh_hash_u64((uintptr_t)gp->fm[k].func) & (cap - 1);
 				while (tab[h].func)
 					h = (h + 1) & (cap - 1);
-				tab[h] = (struct slot){gp->fm[k].func, (uint32_t)k};
+				tab[h] = (struct slot){ gp->fm[k].func, (uint32_t)k };
 			}
 		}
 	}
@@ -252,8 +253,7 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 
 /* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
  * UINT32_MAX when its key is empty (jeprof skips those). */
-static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id,
-			   uint32_t j)
+static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id, uint32_t j)
 {
 	struct jh_graph_priv *gp = g->priv;
 	const char *fn = key_short(gp, g->m, l, j);
@@ -439,7 +439,8 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 	}
 	if (gp->focus) {
 		size_t i = 0;
-		while (i < n && !loc_flag(gp, m, pool[start + i], gp->focus, LF_FOCUS_DONE, LF_FOCUS))
+		while (i < n &&
+		       !loc_flag(gp, m, pool[start + i], gp->focus, LF_FOCUS_DONE, LF_FOCUS))
 			i++;
 		if (i == n)
 			return;
@@ -537,8 +538,8 @@ static void compute_nodes(struct jh_graph *g)
 		g->local_total += g->nodes[i].flat;
 }
 
-static int analyse(struct jh_graph *g, const struct jh_model *m,
-		   const struct jh_analysis_opts *o, int thread, int nodes, struct jh_diag *d)
+static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_analysis_opts *o,
+		   int thread, int nodes, struct jh_diag *d)
 {
 	memset(g, 0, sizeof(*g));
 	struct jh_graph_priv *gp = xcalloc(1, sizeof(*gp));
@@ -584,7 +585,8 @@ static int analyse(struct jh_graph *g, const struct jh_model *m,
 			if (s->dropped)
 				continue;
 			g->total += s->c.v[v];
-			add_stack(g, (uint32_t)i, s->c.v[v], m->stack_base ? m->stack_base[i].v[v] : 0);
+			add_stack(g, (uint32_t)i, s->c.v[v],
+				  m->stack_base ? m->stack_base[i].v[v] : 0);
 		}
 	} else {
 		const struct jh_mthread *t = &m->threads[thread];
@@ -704,7 +706,7 @@ uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum)
 	uint32_t *order = xmalloc(jh_st_mult(g->nnodes ? g->nnodes : 1, sizeof(*order)));
 	for (size_t i = 0; i < g->nnodes; i++)
 		order[i] = (uint32_t)i;
-	struct sort_ctx c = {g, by_cum};
+	struct sort_ctx c = { g, by_cum };
 	if (g->nnodes > 1)
 		qsort_r(order, g->nnodes, sizeof(*order), cmp_nodes, &c);
 	return order;

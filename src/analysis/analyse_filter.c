@@ -16,13 +16,13 @@ struct jh_filter *jh_filter_new(const char *opt, const char *pattern, struct jh_
 {
 	int err;
 	PCRE2_SIZE off;
-	pcre2_code *code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &err,
-					 &off, NULL);
+	pcre2_code *code = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, 0, &err, &off,
+					 NULL);
 	if (!code) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(err, msg, sizeof(msg));
-		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: bad regex '%s' at offset %zu: %s", opt,
-			    pattern, (size_t)off, (const char *)msg);
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: bad regex '%s' at offset %zu: %s",
+			    opt, pattern, (size_t)off, (const char *)msg);
 		return NULL;
 	}
 	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */

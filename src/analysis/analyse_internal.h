@@ -15,11 +15,11 @@
 int jh_is_callback_run(const char *shortname);
 
 /* Node of a key (created on first use; analyse_node.c). */
-uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc,
-		       uint32_t level, int inl);
+uint32_t jh_graph_node(struct jh_graph *g, const char *key, size_t n, uint32_t loc, uint32_t level,
+		       int inl);
 /* The same for a key interned in the graph's keys. */
 uint32_t jh_graph_node_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
-			       int inl);
+				int inl);
 
 /* Gives every (Run location, callee) pair of g's stacks its key list, in
  * stack order, numbering new callees in run_ids. */
@@ -35,14 +35,14 @@ const char *const *jh_allocator_names(size_t *n);
 /* What the analysis derives from one distinct function name, computed once
  * (frames sharing a name share the entry; analyse.c). */
 struct jh_fmemo {
-	const char *func;     /* the full name (interned in the model) */
-	const char *shrt;     /* its short name (NULL = not computed yet) */
-	const char *key;      /* "short@hex" when its short name collides
+	const char *func; /* the full name (interned in the model) */
+	const char *shrt; /* its short name (NULL = not computed yet) */
+	const char *key;  /* "short@hex" when its short name collides
 	                       * (find_collisions), else NULL: the short name */
-	uint32_t node[2];     /* GRAN_FUNCTIONS node + 1 of the plain and the
+	uint32_t node[2]; /* GRAN_FUNCTIONS node + 1 of the plain and the
 	                       * " (inline)" key, 0 = not made yet, UINT32_MAX =
 	                       * the key is empty */
-	uint8_t flags;        /* FM_* (analyse.c) */
+	uint8_t flags;    /* FM_* (analyse.c) */
 };
 
 struct jh_graph_priv {
@@ -51,20 +51,20 @@ struct jh_graph_priv {
 	struct jh_u64map node_by_key; /* interned key -> node id */
 	uint8_t *lflags;              /* per model location, LF_* */
 	struct jh_seqset stacks;
-	uint32_t *pool;               /* own location pool (frame filters) */
+	uint32_t *pool; /* own location pool (frame filters) */
 	size_t npool, pool_alloc;
 	struct jh_filter *focus, *ignore, *retain, *exclude;
 	struct jh_sb sb, sb2;
-	uint32_t *fid;                /* per model frame: its jh_fmemo, UINT32_MAX = no name */
+	uint32_t *fid; /* per model frame: its jh_fmemo, UINT32_MAX = no name */
 	struct jh_fmemo *fm;
 	size_t nfm;
-	int keep_shorts;              /* intern the short names the allocator test
+	int keep_shorts; /* intern the short names the allocator test
 	                               * makes (the keys use them) */
 	/* jeprof's Callback::Run rule: locations whose outermost key is Run#n,
 	 * n depending on the location translated before (see analyse_run.c) */
-	uint8_t *runloc;              /* per model location, NULL if none */
-	struct jh_u64map runkeys;     /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
-	struct jh_u64map *run_ids;    /* the caller's (jh_analysis_opts) or own_run_ids */
+	uint8_t *runloc;           /* per model location, NULL if none */
+	struct jh_u64map runkeys;  /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
+	struct jh_u64map *run_ids; /* the caller's (jh_analysis_opts) or own_run_ids */
 	struct jh_u64map own_run_ids;
 };
 

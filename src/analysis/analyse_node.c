@@ -6,7 +6,7 @@
 
 /* Node of an interned key. */
 uint32_t jh_graph_node_interned(struct jh_graph *g, const char *k, uint32_t loc, uint32_t level,
-			       int inl)
+				int inl)
 {
 	struct jh_graph_priv *gp = g->priv;
 	int added;

@@ -14,25 +14,93 @@
 /* jeprof 5.3.0's names and those of upstream jeprof and current jemalloc
  * internals, sorted byte-wise (strcmp) for bsearch. */
 static const char *const skip_names[] = {
-	"::do_malloc", "::do_malloc_or_cpp_alloc", "DoSampledAllocation", "__builtin_delete",
-	"__builtin_new", "__builtin_vec_delete", "__builtin_vec_new",
-	"__malloc_alloc_template::allocate", "__start_google_malloc", "__start_malloc_hook",
-	"__stop_google_malloc", "__stop_malloc_hook", "aligned_alloc", "calloc", "cfree",
-	"dallocx", "do_malloc", "do_rallocx", "fallbackNewImpl", "fallback_impl", "free",
-	"imalloc", "imalloc_body", "irallocx_prof", "ixallocx_prof", "je_aligned_alloc",
-	"je_calloc", "je_calloc_default", "je_dallocx", "je_free", "je_malloc",
-	"je_malloc_default", "je_mallocx", "je_memalign", "je_posix_memalign",
-	"je_prof_backtrace", "je_prof_tctx_create", "je_pvalloc", "je_rallocx", "je_realloc",
-	"je_realloc_default", "je_sdallocx", "je_valloc", "je_xallocx", "malloc",
-	"malloc_zone_calloc", "malloc_zone_free", "malloc_zone_malloc", "malloc_zone_memalign",
-	"malloc_zone_realloc", "malloc_zone_valloc", "mallocx", "memalign", "newImpl",
-	"operator new", "operator new[]", "posix_memalign", "prof_alloc_prep",
-	"prof_backtrace", "prof_backtrace_impl", "prof_tctx_create", "pvalloc", "rallocx",
-	"realloc", "sdallocx", "sdallocx_noflags", "simple_alloc::allocate", "tc_calloc",
-	"tc_cfree", "tc_delete", "tc_deletearray", "tc_free", "tc_malloc", "tc_memalign",
-	"tc_new", "tc_new_nothrow", "tc_newarray", "tc_newarray_nothrow", "tc_posix_memalign",
-	"tc_pvalloc", "tc_realloc", "tc_valloc", "valloc", "void* fallbackNewImpl",
-	"void* fallback_impl", "void* newImpl", "xallocx",
+	"::do_malloc",
+	"::do_malloc_or_cpp_alloc",
+	"DoSampledAllocation",
+	"__builtin_delete",
+	"__builtin_new",
+	"__builtin_vec_delete",
+	"__builtin_vec_new",
+	"__malloc_alloc_template::allocate",
+	"__start_google_malloc",
+	"__start_malloc_hook",
+	"__stop_google_malloc",
+	"__stop_malloc_hook",
+	"aligned_alloc",
+	"calloc",
+	"cfree",
+	"dallocx",
+	"do_malloc",
+	"do_rallocx",
+	"fallbackNewImpl",
+	"fallback_impl",
+	"free",
+	"imalloc",
+	"imalloc_body",
+	"irallocx_prof",
+	"ixallocx_prof",
+	"je_aligned_alloc",
+	"je_calloc",
+	"je_calloc_default",
+	"je_dallocx",
+	"je_free",
+	"je_malloc",
+	"je_malloc_default",
+	"je_mallocx",
+	"je_memalign",
+	"je_posix_memalign",
+	"je_prof_backtrace",
+	"je_prof_tctx_create",
+	"je_pvalloc",
+	"je_rallocx",
+	"je_realloc",
+	"je_realloc_default",
+	"je_sdallocx",
+	"je_valloc",
+	"je_xallocx",
+	"malloc",
+	"malloc_zone_calloc",
+	"malloc_zone_free",
+	"malloc_zone_malloc",
+	"malloc_zone_memalign",
+	"malloc_zone_realloc",
+	"malloc_zone_valloc",
+	"mallocx",
+	"memalign",
+	"newImpl",
+	"operator new",
+	"operator new[]",
+	"posix_memalign",
+	"prof_alloc_prep",
+	"prof_backtrace",
+	"prof_backtrace_impl",
+	"prof_tctx_create",
+	"pvalloc",
+	"rallocx",
+	"realloc",
+	"sdallocx",
+	"sdallocx_noflags",
+	"simple_alloc::allocate",
+	"tc_calloc",
+	"tc_cfree",
+	"tc_delete",
+	"tc_deletearray",
+	"tc_free",
+	"tc_malloc",
+	"tc_memalign",
+	"tc_new",
+	"tc_new_nothrow",
+	"tc_newarray",
+	"tc_newarray_nothrow",
+	"tc_posix_memalign",
+	"tc_pvalloc",
+	"tc_realloc",
+	"tc_valloc",
+	"valloc",
+	"void* fallbackNewImpl",
+	"void* fallback_impl",
+	"void* newImpl",
+	"xallocx",
 };
 
 const char *const *jh_allocator_names(size_t *n)
@@ -48,8 +116,8 @@ static int cmp_name(const void *key, const void *elem)
 
 static int listed(const char *s)
 {
-	return bsearch(s, skip_names, JH_ARRAY_SIZE(skip_names), sizeof(*skip_names),
-		       cmp_name) != NULL;
+	return bsearch(s, skip_names, JH_ARRAY_SIZE(skip_names), sizeof(*skip_names), cmp_name) !=
+	       NULL;
 }
 
 int jh_is_allocator_name(const char *shortname)
@@ -103,7 +171,7 @@ void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8
 			continue;
 		st[k] = ASKED;
 		JH_GROW(todo, ntodo + 1, alloc);
-		todo[ntodo++] = (struct ask){m->frames.items[l->first].func, k};
+		todo[ntodo++] = (struct ask){ m->frames.items[l->first].func, k };
 	}
 	for (size_t j = 0; j < ntodo; j++) {
 		if (j + 16 < ntodo && gp->keep_shorts)

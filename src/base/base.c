@@ -394,8 +394,8 @@ uint64_t *jh_u64map_put(struct jh_u64map *m, uint64_t key, int *added)
 
 /* ---- diagnostics ---- */
 
-int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line,
-		const char *fmt, ...)
+int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line, const char *fmt,
+		...)
 {
 	if (!d)
 		return -1;

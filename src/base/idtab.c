@@ -92,13 +92,14 @@ static int seq_eq(const void *ctx, uint32_t id)
 {
 	const struct seq_probe *p = ctx;
 	return p->s->lens[id] == p->len &&
-	       (p->len == 0 || !memcmp(p->pool + p->s->offs[id], p->pool + p->off, p->len * sizeof(uint32_t)));
+	       (p->len == 0 ||
+		!memcmp(p->pool + p->s->offs[id], p->pool + p->off, p->len * sizeof(uint32_t)));
 }
 
 uint32_t jh_seqset_put(struct jh_seqset *s, const uint32_t *pool, size_t off, uint32_t len,
 		       int *added)
 {
-	struct seq_probe p = {s, pool, off, len};
+	struct seq_probe p = { s, pool, off, len };
 	static const uint32_t none;
 	uint64_t h = jh_hash_str(len ? pool + off : &none, len * sizeof(uint32_t));
 	uint32_t id = jh_idtab_put(&s->t, h, seq_eq, &p, added);

@@ -14,7 +14,7 @@
 /* a mutex, not pthread_once: helgrind does not see once's hand-over */
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
 static int trace_state; /* 0 unknown, 1 off, 2 on */
-static double t0; /* process start, seconds since boot */
+static double t0;       /* process start, seconds since boot */
 
 /* Process start from /proc/self/stat (field 22, clock ticks since boot). */
 static void trace_init(void)

@@ -113,7 +113,7 @@ static const char *join_ignore(struct jh_sb *sb, const char *persistent, const c
 static void run(struct session *ss, struct jh_options *o, const char *list_re,
 		const char *callgrind_file)
 {
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_graph g;
 	memset(&g, 0, sizeof(g));
 	o->list_re = list_re;
@@ -176,9 +176,14 @@ static char *report_command(char *line, enum jh_output *mode)
 		const char *word;
 		enum jh_output mode;
 	} cmds[] = {
-		{"text", JH_OUT_TEXT},		 {"list", JH_OUT_LIST}, {"dot", JH_OUT_DOT},
-		{"collapsed", JH_OUT_COLLAPSED}, {"callgrind", JH_OUT_CALLGRIND}, {"web", JH_OUT_WEB},
-		{"gv", JH_OUT_GV},		 {"evince", JH_OUT_EVINCE},
+		{ "text", JH_OUT_TEXT },
+		{ "list", JH_OUT_LIST },
+		{ "dot", JH_OUT_DOT },
+		{ "collapsed", JH_OUT_COLLAPSED },
+		{ "callgrind", JH_OUT_CALLGRIND },
+		{ "web", JH_OUT_WEB },
+		{ "gv", JH_OUT_GV },
+		{ "evince", JH_OUT_EVINCE },
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		char *rest = command(line, cmds[i].word);
@@ -319,8 +324,8 @@ static void loop_plain(struct session *ss)
 int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d)
 {
 	(void)d;
-	struct session ss = {m, o, o->focus ? xstrdup(o->focus) : NULL,
-			     o->ignore ? xstrdup(o->ignore) : NULL};
+	struct session ss = { m, o, o->focus ? xstrdup(o->focus) : NULL,
+			      o->ignore ? xstrdup(o->ignore) : NULL };
 	fputs("Welcome to jeheap!  For help, type 'help'.\n", stderr);
 	if (isatty(0))
 		loop_editline(&ss);

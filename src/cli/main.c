@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 {
 	jh_set_warn(warn_stderr);
 	struct jh_options o;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int r = jh_options_parse(&o, argc, argv, &d);
 	if (r > 0)
 		return JH_EXIT_OK;

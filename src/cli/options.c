@@ -18,23 +18,45 @@ enum kind {
 	K_OUTPUT_O, /* output mode with an optional =N (top) */
 	K_GRAN,
 	K_VALUE,
-	K_STR,      /* string, last wins */
-	K_STRLIST,  /* repeatable string */
+	K_STR,     /* string, last wins */
+	K_STRLIST, /* repeatable string */
 	K_INT,
 	K_FLOAT,
-	K_IGNORED,  /* accepted, warned about, no effect */
+	K_IGNORED, /* accepted, warned about, no effect */
 	K_IGNORED_S,
-	K_REFUSED,  /* not supported yet */
+	K_REFUSED, /* not supported yet */
 	K_REFUSED_S,
 	K_HELP,
 	K_VERSION,
 };
 
 enum id {
-	O_NONE, O_CUM, O_BASE, O_SECONDS, O_ADD_LIB, O_LIB_PREFIX, O_FOCUS, O_IGNORE,
-	O_RETAIN, O_EXCLUDE, O_THREAD, O_NODECOUNT, O_NODEFRACTION, O_EDGEFRACTION,
-	O_MAXDEGREE, O_SCALE, O_HEAPCHECK, O_SHOW_BYTES, O_DROP_NEGATIVE, O_TOOLS,
-	O_OUTPUT_FILE, O_PATH_MAP, O_SYSROOT, O_DEBUG_DIR, O_JOBS, O_QUIET,
+	O_NONE,
+	O_CUM,
+	O_BASE,
+	O_SECONDS,
+	O_ADD_LIB,
+	O_LIB_PREFIX,
+	O_FOCUS,
+	O_IGNORE,
+	O_RETAIN,
+	O_EXCLUDE,
+	O_THREAD,
+	O_NODECOUNT,
+	O_NODEFRACTION,
+	O_EDGEFRACTION,
+	O_MAXDEGREE,
+	O_SCALE,
+	O_HEAPCHECK,
+	O_SHOW_BYTES,
+	O_DROP_NEGATIVE,
+	O_TOOLS,
+	O_OUTPUT_FILE,
+	O_PATH_MAP,
+	O_SYSROOT,
+	O_DEBUG_DIR,
+	O_JOBS,
+	O_QUIET,
 };
 
 struct opt {
@@ -44,122 +66,125 @@ struct opt {
 };
 
 static const struct opt opts[] = {
-	{"help", K_HELP, 0},
-	{"version", K_VERSION, 0},
-	{"cum", K_FLAG, O_CUM},
-	{"base", K_STRLIST, O_BASE},
-	{"seconds", K_IGNORED_S, O_SECONDS},
-	{"add_lib", K_STRLIST, O_ADD_LIB},
-	{"lib_prefix", K_STR, O_LIB_PREFIX},
-	{"functions", K_GRAN, JH_GRAN_FUNCTIONS},
-	{"lines", K_GRAN, JH_GRAN_LINES},
-	{"addresses", K_GRAN, JH_GRAN_ADDRESSES},
-	{"files", K_GRAN, JH_GRAN_FILES},
-	{"text", K_OUTPUT, JH_OUT_TEXT},
-	{"top", K_OUTPUT_O, JH_OUT_TOP},
-	{"callgrind", K_OUTPUT, JH_OUT_CALLGRIND},
-	{"list", K_OUTPUT_S, JH_OUT_LIST},
-	{"disasm", K_OUTPUT_S, JH_OUT_DISASM},
-	{"symbols", K_OUTPUT, JH_OUT_SYMBOLS},
-	{"gv", K_OUTPUT, JH_OUT_GV},
-	{"evince", K_OUTPUT, JH_OUT_EVINCE},
-	{"web", K_OUTPUT, JH_OUT_WEB},
-	{"dot", K_OUTPUT, JH_OUT_DOT},
-	{"ps", K_OUTPUT, JH_OUT_PS},
-	{"pdf", K_OUTPUT, JH_OUT_PDF},
-	{"svg", K_OUTPUT, JH_OUT_SVG},
-	{"gif", K_OUTPUT, JH_OUT_GIF},
-	{"png", K_OUTPUT, JH_OUT_PNG},
-	{"raw", K_OUTPUT, JH_OUT_RAW},
-	{"collapsed", K_OUTPUT, JH_OUT_COLLAPSED},
-	{"interactive", K_OUTPUT, JH_OUT_INTERACTIVE},
-	{"nodecount", K_INT, O_NODECOUNT},
-	{"nodefraction", K_FLOAT, O_NODEFRACTION},
-	{"edgefraction", K_FLOAT, O_EDGEFRACTION},
-	{"maxdegree", K_INT, O_MAXDEGREE},
-	{"focus", K_STR, O_FOCUS},
-	{"thread", K_STR, O_THREAD},
-	{"ignore", K_STR, O_IGNORE},
-	{"scale", K_INT, O_SCALE},
-	{"heapcheck", K_FLAG, O_HEAPCHECK},
-	{"retain", K_STR, O_RETAIN},
-	{"exclude", K_STR, O_EXCLUDE},
-	{"inuse_space", K_VALUE, JH_INUSE_SPACE},
-	{"inuse_objects", K_VALUE, JH_INUSE_OBJECTS},
-	{"alloc_space", K_VALUE, JH_ALLOC_SPACE},
-	{"alloc_objects", K_VALUE, JH_ALLOC_OBJECTS},
-	{"show_bytes", K_FLAG, O_SHOW_BYTES},
-	{"drop_negative", K_FLAG, O_DROP_NEGATIVE},
-	{"total_delay", K_REFUSED, 0},
-	{"contentions", K_REFUSED, 0},
-	{"mean_delay", K_REFUSED, 0},
-	{"tools", K_IGNORED_S, O_TOOLS},
-	{"test", K_REFUSED, 0},
-	{"debug", K_IGNORED, 0},
-	{"debug-syms-by-id", K_IGNORED, 0},
-	{"test_stride", K_REFUSED_S, 0},
+	{ "help", K_HELP, 0 },
+	{ "version", K_VERSION, 0 },
+	{ "cum", K_FLAG, O_CUM },
+	{ "base", K_STRLIST, O_BASE },
+	{ "seconds", K_IGNORED_S, O_SECONDS },
+	{ "add_lib", K_STRLIST, O_ADD_LIB },
+	{ "lib_prefix", K_STR, O_LIB_PREFIX },
+	{ "functions", K_GRAN, JH_GRAN_FUNCTIONS },
+	{ "lines", K_GRAN, JH_GRAN_LINES },
+	{ "addresses", K_GRAN, JH_GRAN_ADDRESSES },
+	{ "files", K_GRAN, JH_GRAN_FILES },
+	{ "text", K_OUTPUT, JH_OUT_TEXT },
+	{ "top", K_OUTPUT_O, JH_OUT_TOP },
+	{ "callgrind", K_OUTPUT, JH_OUT_CALLGRIND },
+	{ "list", K_OUTPUT_S, JH_OUT_LIST },
+	{ "disasm", K_OUTPUT_S, JH_OUT_DISASM },
+	{ "symbols", K_OUTPUT, JH_OUT_SYMBOLS },
+	{ "gv", K_OUTPUT, JH_OUT_GV },
+	{ "evince", K_OUTPUT, JH_OUT_EVINCE },
+	{ "web", K_OUTPUT, JH_OUT_WEB },
+	{ "dot", K_OUTPUT, JH_OUT_DOT },
+	{ "ps", K_OUTPUT, JH_OUT_PS },
+	{ "pdf", K_OUTPUT, JH_OUT_PDF },
+	{ "svg", K_OUTPUT, JH_OUT_SVG },
+	{ "gif", K_OUTPUT, JH_OUT_GIF },
+	{ "png", K_OUTPUT, JH_OUT_PNG },
+	{ "raw", K_OUTPUT, JH_OUT_RAW },
+	{ "collapsed", K_OUTPUT, JH_OUT_COLLAPSED },
+	{ "interactive", K_OUTPUT, JH_OUT_INTERACTIVE },
+	{ "nodecount", K_INT, O_NODECOUNT },
+	{ "nodefraction", K_FLOAT, O_NODEFRACTION },
+	{ "edgefraction", K_FLOAT, O_EDGEFRACTION },
+	{ "maxdegree", K_INT, O_MAXDEGREE },
+	{ "focus", K_STR, O_FOCUS },
+	{ "thread", K_STR, O_THREAD },
+	{ "ignore", K_STR, O_IGNORE },
+	{ "scale", K_INT, O_SCALE },
+	{ "heapcheck", K_FLAG, O_HEAPCHECK },
+	{ "retain", K_STR, O_RETAIN },
+	{ "exclude", K_STR, O_EXCLUDE },
+	{ "inuse_space", K_VALUE, JH_INUSE_SPACE },
+	{ "inuse_objects", K_VALUE, JH_INUSE_OBJECTS },
+	{ "alloc_space", K_VALUE, JH_ALLOC_SPACE },
+	{ "alloc_objects", K_VALUE, JH_ALLOC_OBJECTS },
+	{ "show_bytes", K_FLAG, O_SHOW_BYTES },
+	{ "drop_negative", K_FLAG, O_DROP_NEGATIVE },
+	{ "total_delay", K_REFUSED, 0 },
+	{ "contentions", K_REFUSED, 0 },
+	{ "mean_delay", K_REFUSED, 0 },
+	{ "tools", K_IGNORED_S, O_TOOLS },
+	{ "test", K_REFUSED, 0 },
+	{ "debug", K_IGNORED, 0 },
+	{ "debug-syms-by-id", K_IGNORED, 0 },
+	{ "test_stride", K_REFUSED_S, 0 },
 	/* jeheap's own */
-	{"output", K_STR, O_OUTPUT_FILE},
-	{"path-map", K_STRLIST, O_PATH_MAP},
-	{"sysroot", K_STR, O_SYSROOT},
-	{"debug-dir", K_STRLIST, O_DEBUG_DIR},
-	{"jobs", K_INT, O_JOBS},
-	{"quiet", K_FLAG, O_QUIET},
+	{ "output", K_STR, O_OUTPUT_FILE },
+	{ "path-map", K_STRLIST, O_PATH_MAP },
+	{ "sysroot", K_STR, O_SYSROOT },
+	{ "debug-dir", K_STRLIST, O_DEBUG_DIR },
+	{ "jobs", K_INT, O_JOBS },
+	{ "quiet", K_FLAG, O_QUIET },
 };
 
 void jh_options_usage(FILE *f)
 {
-	fputs(
-"Usage: jeheap [options] [program] profile...\n"
-"Analyse jemalloc heap profiles (a fast, drop-in replacement for jeprof).\n"
-"\n"
-"Examples:\n"
-"  jeheap --text ./server jeprof.1234.0.f.heap     top allocation sites, jeprof's layout\n"
-"  jeheap --text jeprof.1234.0.f.heap              the program is found in the dump's maps\n"
-"  jeheap --collapsed prof.heap | flamegraph.pl > heap.svg\n"
-"  jeheap --text --base=before.heap after.heap     what grew between two dumps\n"
-"  jeheap --svg --focus='DB::' prof.heap.zst > g.svg\n"
-"  jeheap --top=20 --show_bytes /tmp/ch.heap.symbolized\n"
-"  jeheap --raw ./server prof.heap > prof.symbolized   symbolize once, analyse anywhere\n"
-"\n"
-"A profile is a jemalloc heap_v2 dump, a .symbolized file (jeprof --raw,\n"
-"ClickHouse), or a gperftools 'heap profile:'; '-' is stdin; gzip and zstd\n"
-"files are read transparently. Several profiles are summed.\n"
-"Options are accepted as --opt or -opt, --opt=V or --opt V, and unique prefixes.\n"
-"\n"
-"Output (one of; default: interactive on a terminal, else --text):\n"
-"  --text              text report                  --top[=N]   first N rows (10)\n"
-"  --collapsed         folded stacks (flamegraph.pl) --raw       write .symbolized\n"
-"  --dot --svg --pdf --ps --gif --png   call graph (Graphviz dot for images)\n"
-"  --web --gv --evince  write svg/ps/pdf and open a viewer (or say where it is)\n"
-"  --callgrind         callgrind format (KCachegrind)\n"
-"  --list=REGEX        annotated source of matching functions\n"
-"  --symbols           map addresses read from stdin (maps, then addresses)\n"
-"  --interactive       prompt (top, list, focus=, ignore=, text, dot, help, quit)\n"
-"  --output=FILE       write the report to FILE instead of stdout\n"
-"\n"
-"Values:   --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
-"          --show_bytes  --drop_negative\n"
-"Granularity: --functions (default) --lines --files --addresses\n"
-"Filters (Perl regexes):\n"
-"  --focus=RE --ignore=RE   keep/drop stacks with a frame matching RE\n"
-"  --retain=RE --exclude=RE keep/drop frames matching RE\n"
-"  --base=FILE         subtract FILE (repeatable; bases are summed)\n"
-"  --thread=N|'*'      one thread's profile (or each), first profile's data\n"
-"  --cum               sort by cumulative value\n"
-"Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
-"          --maxdegree=8 --heapcheck --scale=N\n"
-"Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
-"          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
-"          --jobs=N (symbolizer threads; default: all cores)\n"
-"Other:    --quiet (no warnings, no coverage line)  --help  --version\n"
-"Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
-"          --debug-syms-by-id. Refused: --disasm --contentions --total_delay\n"
-"          --mean_delay --test.\n"
-"\n"
-"Exit status: 0 ok, 1 usage error, 2 bad or missing input, 3 output error\n"
-"(graphviz missing or failed), 4 nothing to show, 70 internal error.\n"
-"See jeheap(1).\n", f);
+	fputs("Usage: jeheap [options] [program] profile...\n"
+	      "Analyse jemalloc heap profiles (a fast, drop-in replacement for jeprof).\n"
+	      "\n"
+	      "Examples:\n"
+	      "  jeheap --text ./server jeprof.1234.0.f.heap     top allocation sites, jeprof's "
+	      "layout\n"
+	      "  jeheap --text jeprof.1234.0.f.heap              the program is found in the "
+	      "dump's maps\n"
+	      "  jeheap --collapsed prof.heap | flamegraph.pl > heap.svg\n"
+	      "  jeheap --text --base=before.heap after.heap     what grew between two dumps\n"
+	      "  jeheap --svg --focus='DB::' prof.heap.zst > g.svg\n"
+	      "  jeheap --top=20 --show_bytes /tmp/ch.heap.symbolized\n"
+	      "  jeheap --raw ./server prof.heap > prof.symbolized   symbolize once, analyse "
+	      "anywhere\n"
+	      "\n"
+	      "A profile is a jemalloc heap_v2 dump, a .symbolized file (jeprof --raw,\n"
+	      "ClickHouse), or a gperftools 'heap profile:'; '-' is stdin; gzip and zstd\n"
+	      "files are read transparently. Several profiles are summed.\n"
+	      "Options are accepted as --opt or -opt, --opt=V or --opt V, and unique prefixes.\n"
+	      "\n"
+	      "Output (one of; default: interactive on a terminal, else --text):\n"
+	      "  --text              text report                  --top[=N]   first N rows (10)\n"
+	      "  --collapsed         folded stacks (flamegraph.pl) --raw       write .symbolized\n"
+	      "  --dot --svg --pdf --ps --gif --png   call graph (Graphviz dot for images)\n"
+	      "  --web --gv --evince  write svg/ps/pdf and open a viewer (or say where it is)\n"
+	      "  --callgrind         callgrind format (KCachegrind)\n"
+	      "  --list=REGEX        annotated source of matching functions\n"
+	      "  --symbols           map addresses read from stdin (maps, then addresses)\n"
+	      "  --interactive       prompt (top, list, focus=, ignore=, text, dot, help, quit)\n"
+	      "  --output=FILE       write the report to FILE instead of stdout\n"
+	      "\n"
+	      "Values:   --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
+	      "          --show_bytes  --drop_negative\n"
+	      "Granularity: --functions (default) --lines --files --addresses\n"
+	      "Filters (Perl regexes):\n"
+	      "  --focus=RE --ignore=RE   keep/drop stacks with a frame matching RE\n"
+	      "  --retain=RE --exclude=RE keep/drop frames matching RE\n"
+	      "  --base=FILE         subtract FILE (repeatable; bases are summed)\n"
+	      "  --thread=N|'*'      one thread's profile (or each), first profile's data\n"
+	      "  --cum               sort by cumulative value\n"
+	      "Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
+	      "          --maxdegree=8 --heapcheck --scale=N\n"
+	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
+	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
+	      "          --jobs=N (symbolizer threads; default: all cores)\n"
+	      "Other:    --quiet (no warnings, no coverage line)  --help  --version\n"
+	      "Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
+	      "          --debug-syms-by-id. Refused: --disasm --contentions --total_delay\n"
+	      "          --mean_delay --test.\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 usage error, 2 bad or missing input, 3 output error\n"
+	      "(graphviz missing or failed), 4 nothing to show, 70 internal error.\n"
+	      "See jeheap(1).\n",
+	      f);
 }
 
 static int usage_error(struct jh_diag *d, const char *fmt, const char *a)
@@ -204,8 +229,8 @@ static const struct opt *find_opt(const char *name, size_t len, int *neg, struct
 		}
 		if (nhits == 1) {
 			if (pass == 1) {
-				if (hit->kind != K_FLAG && hit->kind != K_OUTPUT && hit->kind != K_GRAN &&
-				    hit->kind != K_VALUE)
+				if (hit->kind != K_FLAG && hit->kind != K_OUTPUT &&
+				    hit->kind != K_GRAN && hit->kind != K_VALUE)
 					break;
 				*neg = 1;
 			}
@@ -248,8 +273,7 @@ static int parse_float(const char *name, const char *v, double *out, struct jh_d
 	return 0;
 }
 
-static int set_output(struct jh_options *o, enum jh_output out, const char *name,
-		      struct jh_diag *d)
+static int set_output(struct jh_options *o, enum jh_output out, const char *name, struct jh_diag *d)
 {
 	if (o->output != JH_OUT_DEFAULT && o->output != out)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
@@ -278,12 +302,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		 struct jh_diag *d, int *seen_value, int *seen_gran)
 {
 	switch (op->kind) {
-	case K_HELP:
-		jh_options_usage(stdout);
-		return 1;
-	case K_VERSION:
-		printf("jeheap %s\n", JEHEAP_VERSION);
-		return 1;
+	case K_HELP: jh_options_usage(stdout); return 1;
+	case K_VERSION: printf("jeheap %s\n", JEHEAP_VERSION); return 1;
 	case K_OUTPUT:
 		if (neg)
 			return 0;
@@ -305,7 +325,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		if (neg)
 			return 0;
 		if (*seen_gran && o->granularity != (enum jh_granularity)op->arg)
-			return usage_error(d, "only specify one granularity option (--%s)", op->name);
+			return usage_error(d, "only specify one granularity option (--%s)",
+					   op->name);
 		*seen_gran = 1;
 		o->granularity = (enum jh_granularity)op->arg;
 		return 0;
@@ -313,7 +334,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		if (neg)
 			return 0;
 		if (*seen_value && o->value != (enum jh_value)op->arg)
-			return usage_error(d, "specify at most one of --inuse/--alloc options (--%s)",
+			return usage_error(d,
+					   "specify at most one of --inuse/--alloc options (--%s)",
 					   op->name);
 		*seen_value = 1;
 		o->value = (enum jh_value)op->arg;
@@ -325,8 +347,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 				op->name);
 		return 0;
 	case K_REFUSED:
-	case K_REFUSED_S:
-		return usage_error(d, "--%s: not supported yet", op->name);
+	case K_REFUSED_S: return usage_error(d, "--%s: not supported yet", op->name);
 	case K_FLAG: {
 		int on = !neg;
 		switch (op->arg) {
@@ -370,7 +391,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 			errno = 0;
 			unsigned long long t = strtoull(v, &end, 10);
 			if (errno || end == v || *end || v[0] == '-')
-				return usage_error(d, "--thread: '%s' is not a thread number or '*'", v);
+				return usage_error(
+					d, "--thread: '%s' is not a thread number or '*'", v);
 			o->thread = t;
 			break;
 		}
@@ -386,7 +408,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 			if (!eq || eq == v)
 				return usage_error(d, "--path-map: '%s' is not OLD=NEW", v);
 			o->sym.path_maps = xrealloc(o->sym.path_maps,
-						    (o->sym.npath_maps + 1) * sizeof(*o->sym.path_maps));
+						    (o->sym.npath_maps + 1) *
+							    sizeof(*o->sym.path_maps));
 			struct jh_path_map *pm = &o->sym.path_maps[o->sym.npath_maps++];
 			pm->from = xstrndup(v, (size_t)(eq - v));
 			pm->to = xstrdup(eq + 1);
@@ -401,11 +424,14 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 static int takes_value(const struct opt *op)
 {
 	switch (op->kind) {
-	case K_OUTPUT_S: case K_STR: case K_STRLIST: case K_INT: case K_FLOAT: case K_IGNORED_S:
-	case K_REFUSED_S:
-		return 1;
-	default:
-		return 0;
+	case K_OUTPUT_S:
+	case K_STR:
+	case K_STRLIST:
+	case K_INT:
+	case K_FLOAT:
+	case K_IGNORED_S:
+	case K_REFUSED_S: return 1;
+	default: return 0;
 	}
 }
 
@@ -414,7 +440,7 @@ static int is_elf(const char *path)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return 0;
-	unsigned char m[4] = {0};
+	unsigned char m[4] = { 0 };
 	size_t n = fread(m, 1, 4, f);
 	fclose(f);
 	return n == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
@@ -477,7 +503,8 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 		return 0;
 	}
 	if (npos == 0) {
-		usage_error(d, "no profile given (usage: jeheap [options] [program] profile...%s)", "");
+		usage_error(d, "no profile given (usage: jeheap [options] [program] profile...%s)",
+			    "");
 		goto fail;
 	}
 	size_t first = 0;
@@ -485,7 +512,8 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 		o->program = pos[0];
 		first = 1;
 		if (npos == 1) {
-			usage_error(d, "'%s' is a program; give at least one profile after it", pos[0]);
+			usage_error(d, "'%s' is a program; give at least one profile after it",
+				    pos[0]);
 			goto fail;
 		}
 	}

@@ -32,12 +32,20 @@ static int supported(enum jh_output mode)
 	case JH_OUT_TEXT:
 	case JH_OUT_TOP:
 	case JH_OUT_COLLAPSED:
-	case JH_OUT_DOT: case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF:
-	case JH_OUT_PNG: case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
-	case JH_OUT_CALLGRIND: case JH_OUT_LIST: case JH_OUT_RAW: case JH_OUT_INTERACTIVE:
-		return 1;
-	default:
-		return 0;
+	case JH_OUT_DOT:
+	case JH_OUT_SVG:
+	case JH_OUT_PDF:
+	case JH_OUT_PS:
+	case JH_OUT_GIF:
+	case JH_OUT_PNG:
+	case JH_OUT_WEB:
+	case JH_OUT_GV:
+	case JH_OUT_EVINCE:
+	case JH_OUT_CALLGRIND:
+	case JH_OUT_LIST:
+	case JH_OUT_RAW:
+	case JH_OUT_INTERACTIVE: return 1;
+	default: return 0;
 	}
 }
 

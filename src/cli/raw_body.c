@@ -77,8 +77,7 @@ static int copy_body(const char *path, FILE *out, struct jh_diag *d)
 			}
 			state = BODY;
 			break;
-		case BODY:
-			break;
+		case BODY: break;
 		}
 		fwrite(line, 1, len, out);
 		if (putc('\n', out) == EOF) {
@@ -90,8 +89,7 @@ static int copy_body(const char *path, FILE *out, struct jh_diag *d)
 	return r < 0 ? -1 : 0;
 }
 
-int jh_raw_write(FILE *out, const struct jh_model *m, const struct jh_options *o,
-		 struct jh_diag *d)
+int jh_raw_write(FILE *out, const struct jh_model *m, const struct jh_options *o, struct jh_diag *d)
 {
 	if (!o->nprofiles)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--raw needs a profile");

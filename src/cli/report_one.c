@@ -52,22 +52,20 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	jh_report_opts_from(&ro, o);
 	ro.output = mode;
 	switch (mode) {
-	case JH_OUT_DOT:
-		return jh_report_dot(out, g, &ro, d);
-	case JH_OUT_SVG: case JH_OUT_PDF: case JH_OUT_PS: case JH_OUT_GIF: case JH_OUT_PNG:
-	case JH_OUT_WEB: case JH_OUT_GV: case JH_OUT_EVINCE:
-		return jh_report_graphviz(out, g, &ro, background, d);
-	case JH_OUT_CALLGRIND:
-		return jh_report_callgrind(out, g, d);
-	case JH_OUT_LIST:
-		return jh_report_list(out, g, &ro, o->list_re, d);
-	case JH_OUT_TEXT:
-		return jh_report_text(out, g, &ro, -1);
-	case JH_OUT_TOP:
-		return jh_report_text(out, g, &ro, o->top_n);
-	case JH_OUT_COLLAPSED:
-		return jh_report_collapsed(out, g);
-	default:
-		return 0;
+	case JH_OUT_DOT: return jh_report_dot(out, g, &ro, d);
+	case JH_OUT_SVG:
+	case JH_OUT_PDF:
+	case JH_OUT_PS:
+	case JH_OUT_GIF:
+	case JH_OUT_PNG:
+	case JH_OUT_WEB:
+	case JH_OUT_GV:
+	case JH_OUT_EVINCE: return jh_report_graphviz(out, g, &ro, background, d);
+	case JH_OUT_CALLGRIND: return jh_report_callgrind(out, g, d);
+	case JH_OUT_LIST: return jh_report_list(out, g, &ro, o->list_re, d);
+	case JH_OUT_TEXT: return jh_report_text(out, g, &ro, -1);
+	case JH_OUT_TOP: return jh_report_text(out, g, &ro, o->top_n);
+	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
+	default: return 0;
 	}
 }

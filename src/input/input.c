@@ -9,8 +9,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#define JH_IN_CHUNK (256 * 1024)        /* compressed read size */
-#define JH_BUF_INIT (128 * 1024)        /* decompressed window (stays in L2) */
+#define JH_IN_CHUNK (256 * 1024)          /* compressed read size */
+#define JH_BUF_INIT (128 * 1024)          /* decompressed window (stays in L2) */
 #define JH_MAX_LINE (256UL * 1024 * 1024) /* a longer line is not a profile */
 
 enum jh_codec { JH_PLAIN, JH_GZIP, JH_ZSTD };
@@ -20,16 +20,16 @@ struct jh_input {
 	int fd, own_fd;
 	const unsigned char *mem; /* memory source, or NULL */
 	size_t memlen, mempos;
-	int src_eof;              /* the source has no more bytes */
+	int src_eof; /* the source has no more bytes */
 	enum jh_codec codec;
 	z_stream zs;
 	ZSTD_DStream *zd;
-	int stream_end;           /* the last compressed frame/member was complete */
-	unsigned char *raw;       /* compressed bytes [rawpos, rawlen) not yet consumed */
+	int stream_end;     /* the last compressed frame/member was complete */
+	unsigned char *raw; /* compressed bytes [rawpos, rawlen) not yet consumed */
 	size_t rawpos, rawlen, rawcap;
-	char *buf;                /* decompressed window: [start, end) unconsumed */
+	char *buf;                    /* decompressed window: [start, end) unconsumed */
 	size_t cap, start, end, scan; /* scan: no '\n' in [start, scan) */
-	int eof;                  /* no more decompressed data will come */
+	int eof;                      /* no more decompressed data will come */
 	unsigned long lineno;
 	int unterminated;
 	uint64_t bytes;
@@ -101,13 +101,15 @@ static int detect(struct jh_input *in, struct jh_diag *d)
 	if (in->rawlen >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
 		in->codec = JH_GZIP;
 		if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
-			return jh_diag_set(d, JH_EXIT_INTERNAL, in->name, 0, "cannot initialise zlib");
+			return jh_diag_set(d, JH_EXIT_INTERNAL, in->name, 0,
+					   "cannot initialise zlib");
 	} else if (in->rawlen >= 4 && m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f &&
 		   m[3] == 0xfd) {
 		in->codec = JH_ZSTD;
 		in->zd = ZSTD_createDStream();
 		if (!in->zd || ZSTD_isError(ZSTD_initDStream(in->zd)))
-			return jh_diag_set(d, JH_EXIT_INTERNAL, in->name, 0, "cannot initialise zstd");
+			return jh_diag_set(d, JH_EXIT_INTERNAL, in->name, 0,
+					   "cannot initialise zstd");
 	}
 	return 0;
 }
@@ -205,8 +207,8 @@ static ssize_t zstd_fill(struct jh_input *in, char *dst, size_t n, struct jh_dia
 		if (raw_fill(in, d) < 0)
 			return -1;
 		int more = in->rawpos < in->rawlen;
-		ZSTD_inBuffer ib = {in->raw, in->rawlen, in->rawpos};
-		ZSTD_outBuffer ob = {dst, n, 0};
+		ZSTD_inBuffer ib = { in->raw, in->rawlen, in->rawpos };
+		ZSTD_outBuffer ob = { dst, n, 0 };
 		size_t r = ZSTD_decompressStream(in->zd, &ob, &ib);
 		in->rawpos = ib.pos;
 		if (ZSTD_isError(r))

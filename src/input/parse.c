@@ -59,7 +59,8 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols)
 			}
 			if (JH_STARTS(m, e, "profile") || JH_STARTS(m, e, "contention") ||
 			    JH_STARTS(m, e, "Stacks:"))
-				return jh_bad_line(r, "unsupported profile type '%s' "
+				return jh_bad_line(r,
+						   "unsupported profile type '%s' "
 						   "(only heap profiles are read)",
 						   jh_quote(r, s, len));
 		}
@@ -68,7 +69,8 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols)
 		if (JH_STARTS(s, e, "heap"))
 			return jh_parse_heapv2(r, s, len);
 		if (after_symbols)
-			return jh_bad_line(r, "cannot recognize profile section after symbols: '%s'",
+			return jh_bad_line(r,
+					   "cannot recognize profile section after symbols: '%s'",
 					   jh_quote(r, s, len));
 		return jh_bad_line(r, "unknown profile header '%s'", jh_quote(r, s, len));
 	}
@@ -76,7 +78,7 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols)
 
 static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag *d)
 {
-	struct jh_reader r = {.p = p, .in = in, .d = d};
+	struct jh_reader r = { .p = p, .in = in, .d = d };
 	jh_sb_init(&r.sb);
 	jh_sb_init(&r.quote);
 	free(p->source);

@@ -19,10 +19,10 @@ struct jh_reader {
 	struct jh_profile *p;
 	struct jh_input *in;
 	struct jh_diag *d;
-	int truncated;        /* the last line was cut off; stop quietly */
-	int body;             /* a profile header was read (heap_v2 or legacy) */
-	int body_lines;       /* a line other than blanks came after that header */
-	uint64_t *pcs;        /* scratch stack */
+	int truncated;  /* the last line was cut off; stop quietly */
+	int body;       /* a profile header was read (heap_v2 or legacy) */
+	int body_lines; /* a line other than blanks came after that header */
+	uint64_t *pcs;  /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
 	struct jh_sb sb;      /* scratch line ($build substitution) */
@@ -237,8 +237,7 @@ static inline int jh_expect(struct jh_reader *r, const char **s, const char *e, 
 
 /* "<n1>:\s+<s1>\s+[\s*<n2>:\s+<s2>]" -> v[0..3]. Reads up to 8 bytes past
  * the line's end (JH_INPUT_PAD, see input.h). */
-static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e,
-				uint64_t v[4])
+static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char *e, uint64_t v[4])
 {
 	static const char fmt[] = "bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
 	const char *s = *sp;
@@ -330,7 +329,7 @@ struct jh_symbatch {
 	size_t len[JH_SYMBATCH];        /* their lengths; with split_symbols, the
 					 * number of parts of each line */
 	size_t n;
-	struct jh_sympart *parts;       /* with split_symbols: the lines' parts */
+	struct jh_sympart *parts; /* with split_symbols: the lines' parts */
 	size_t nparts, parts_alloc;
 };
 struct jh_sympart {
@@ -380,7 +379,7 @@ static inline void jh_symbatch_part(const struct jh_profile *p, struct jh_sympar
 				    const char *s, size_t n)
 {
 	uint64_t h = jh_name_key(s, n);
-	*part = (struct jh_sympart){s, n, h};
+	*part = (struct jh_sympart){ s, n, h };
 	__builtin_prefetch(&p->sym_index[2 * (h & (p->sym_index_cap - 1))]);
 }
 

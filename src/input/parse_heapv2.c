@@ -75,7 +75,8 @@ static int record_line(struct jh_reader *r, const char *s, const char *e, double
 		return -1;
 	/* interned at its first count line: a record without one adds nothing */
 	if (*stack == NO_STACK)
-		*stack = jh_profile_intern_stack_hashed(r->p, r->pcs, (uint32_t)r->npcs, r->pcs_hash);
+		*stack = jh_profile_intern_stack_hashed(r->p, r->pcs, (uint32_t)r->npcs,
+							r->pcs_hash);
 	if (!keep)
 		return 0;
 	if (uid == UINT64_MAX)
@@ -119,7 +120,8 @@ int jh_parse_heapv2(struct jh_reader *r, const char *h, size_t hlen)
 		} else if (JH_STARTS(s, e, "f:") || JH_STARTS(s, e, "<jemalloc>:")) {
 			continue; /* ClickHouse per-allocation records; jemalloc messages */
 		} else {
-			return jh_bad_line(r, "unexpected line '%s'", jh_quote(r, s, (size_t)(e - s)));
+			return jh_bad_line(r, "unexpected line '%s'",
+					   jh_quote(r, s, (size_t)(e - s)));
 		}
 	}
 	return rc;

@@ -68,12 +68,16 @@ int jh_parse_legacy(struct jh_reader *r, const char *h, size_t hlen)
 		    jh_parse_space(r, &s, e, "bad record: expected ' @ ' after the counts"))
 			return -1;
 		if (s >= e || *s != '@' || s + 1 >= e || !jh_isspace(s[1]))
-			return jh_bad_line(r, "bad record: expected ' @ <addresses>' after the counts");
+			return jh_bad_line(
+				r, "bad record: expected ' @ <addresses>' after the counts");
 		if (jh_parse_stack(r, s + 1, e))
 			return -1;
 		if (jh_adjust(r, algo, adjust, v, &c))
 			return -1;
-		jh_profile_add(p, jh_profile_intern_stack_hashed(p, r->pcs, (uint32_t)r->npcs, r->pcs_hash), &c);
+		jh_profile_add(
+			p,
+			jh_profile_intern_stack_hashed(p, r->pcs, (uint32_t)r->npcs, r->pcs_hash),
+			&c);
 	}
 	return rc;
 }

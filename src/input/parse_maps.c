@@ -46,7 +46,7 @@ int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out)
 	e = jh_rskip_space(s, e);
 	if (s == e)
 		return 1;
-	struct jh_mapping m = {0};
+	struct jh_mapping m = { 0 };
 	if (hexnum(&s, e, &m.start) || s >= e || *s++ != '-' || hexnum(&s, e, &m.end))
 		return -1;
 	const char *path;
@@ -91,8 +91,8 @@ int jh_maps_parse_line(const char *line, size_t len, struct jh_mapping *out)
 }
 
 /* Replaces "$build" (not followed by a word character) with value. */
-static const char *expand_build(struct jh_sb *sb, const char *s, size_t *len,
-				const char *value, size_t vlen)
+static const char *expand_build(struct jh_sb *sb, const char *s, size_t *len, const char *value,
+				size_t vlen)
 {
 	const char *e = s + *len, *q = s;
 	jh_sb_reset(sb);

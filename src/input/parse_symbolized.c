@@ -47,8 +47,8 @@ static void find_seps(struct seps *sp, const char *line, size_t from, size_t len
 	}
 }
 
-static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *line,
-		       size_t len, struct seps *sp)
+static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const char *line, size_t len,
+		       struct seps *sp)
 {
 	uint64_t pc;
 	const char *s = line, *e = line + len;
@@ -56,8 +56,7 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
 		return -1;
 	s = jh_skip_space(s, e);
 	if (s == e)
-		return jh_bad_line(r, "symbol line without a name '%s'",
-				   jh_quote(r, line, len));
+		return jh_bad_line(r, "symbol line without a name '%s'", jh_quote(r, line, len));
 	size_t from = (size_t)(s - line);
 	sp->n = 0;
 	if (r->p->split_symbols)
@@ -71,7 +70,7 @@ static int symbol_line(struct jh_reader *r, struct jh_symbatch *batch, const cha
  * before the input's buffer is refilled (the names are not copied). */
 static int symbol_lines(struct jh_reader *r, struct jh_symbatch *b)
 {
-	struct seps sp = {NULL, 0, 0};
+	struct seps sp = { NULL, 0, 0 };
 	char *line;
 	size_t len;
 	int rc;

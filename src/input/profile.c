@@ -87,7 +87,8 @@ static uint32_t stack_tag(uint32_t n, uint64_t hash)
 void jh_profile_prefetch_stack(const struct jh_profile *p, uint32_t n, uint64_t hash)
 {
 	if (p->stack_slots_cap)
-		__builtin_prefetch(&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
+		__builtin_prefetch(
+			&p->stack_slots[2 * (stack_tag(n, hash) & (p->stack_slots_cap - 1))]);
 }
 
 static int stack_equal(const struct jh_profile *p, const struct jh_stack *s, const uint64_t *pcs,
@@ -294,7 +295,7 @@ static __attribute__((noinline)) uint32_t sym_insert(struct jh_profile *p, const
 		n = 0;
 	}
 	char *x = (char *)jh_arena_alloc(&p->sym_arena, SYM_HEAD_AT + n + 1) + SYM_HEAD_AT;
-	struct sym_head hd = {(uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n)};
+	struct sym_head hd = { (uint32_t)p->nsym_parts, (uint32_t)n, jh_hash_str(s, n) };
 	memcpy(x - SYM_HEAD_AT, &hd, sizeof(hd));
 	memcpy(x - JH_NAME_PAD, JH_NAME_PREFIX, JH_NAME_PAD);
 	memcpy(x, s, n);
@@ -394,7 +395,8 @@ void jh_symbatch_flush(struct jh_profile *p, struct jh_symbatch *b)
 	JH_GROW(p->sym_frames, p->nsym_frames + b->nparts, p->sym_frames_alloc);
 	for (size_t i = 0; i < b->n; i++) {
 		uint32_t np = (uint32_t)b->len[i], *out = p->sym_frames + p->nsym_frames;
-		p->syms[p->nsyms++] = (struct jh_symname){b->pcs[i], NULL, (uint32_t)p->nsym_frames, np};
+		p->syms[p->nsyms++] = (struct jh_symname){ b->pcs[i], NULL,
+							   (uint32_t)p->nsym_frames, np };
 		for (uint32_t k = 0; k < np; k++, part++)
 			out[k] = sym_find(p, part->s, part->n, part->h);
 		p->nsym_frames += np;

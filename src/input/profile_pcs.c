@@ -232,8 +232,10 @@ void jh_profile_pc_ids(struct jh_profile *p, const uint64_t *pcs, size_t n, uint
 			/* most often: at home, with its id */
 			uint64_t slot = nslots[j];
 			uint32_t v = (uint32_t)(slot >> 32);
-			out[b + i] = ((uint32_t)slot == (uint32_t)pc && v - 1 < NSYM - 1 ? v
-											: narrow_id(p, pc, j)) - 1;
+			out[b + i] = ((uint32_t)slot == (uint32_t)pc && v - 1 < NSYM - 1
+					      ? v
+					      : narrow_id(p, pc, j)) -
+				     1;
 		}
 	}
 }

@@ -42,7 +42,7 @@ struct loc_probe {
 	const struct jh_model *m;
 	const struct jh_model_priv *mp;
 	int kind;
-	const struct jh_location *l;  /* candidate (frames in m->frames) */
+	const struct jh_location *l; /* candidate (frames in m->frames) */
 };
 
 static int loc_eq(const void *ctx, uint32_t id)
@@ -52,10 +52,8 @@ static int loc_eq(const void *ctx, uint32_t id)
 	if (p->mp->lockind[id] != p->kind)
 		return 0;
 	switch (p->kind) {
-	case KEY_PC:
-		return o->pc == p->l->pc;
-	case KEY_MOD:
-		return o->module == p->l->module && o->modaddr == p->l->modaddr;
+	case KEY_PC: return o->pc == p->l->pc;
+	case KEY_MOD: return o->module == p->l->module && o->modaddr == p->l->modaddr;
 	default:
 		if (o->nframes != p->l->nframes)
 			return 0;
@@ -103,7 +101,7 @@ static void locs_index(struct jh_model *m)
 	struct jh_model_priv *mp = m->priv;
 	jh_idtab_reserve(&mp->locs, m->nlocs);
 	for (size_t id = mp->locs.nr; id < m->nlocs; id++) {
-		struct loc_probe p = {m, mp, KEY_PC, &m->locs[id]};
+		struct loc_probe p = { m, mp, KEY_PC, &m->locs[id] };
 		uint64_t h = loc_key(m, &m->locs[id], &p.kind);
 		int added;
 		jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
@@ -116,7 +114,7 @@ static uint32_t model_location(struct jh_model *m, const struct jh_location *l)
 	struct jh_model_priv *mp = m->priv;
 	if (mp->locs.nr < m->nlocs)
 		locs_index(m);
-	struct loc_probe p = {m, mp, KEY_PC, l};
+	struct loc_probe p = { m, mp, KEY_PC, l };
 	uint64_t h = loc_key(m, l, &p.kind);
 	int added;
 	uint32_t id = jh_idtab_put(&mp->locs, h, loc_eq, &p, &added);
@@ -153,7 +151,8 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 		size_t n = (size_t)(jh_names_part(ps, end, &s) - ps);
 		JH_GROW(m->frames.items, m->frames.nr + 1, m->frames.alloc);
 		struct jh_frame *f = &m->frames.items[m->frames.nr++];
-		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL : jh_intern_n(&m->names, ps, n);
+		f->func = (n == 2 && ps[0] == '?' && ps[1] == '?') ? NULL
+								   : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
 		f->line = 0;
 		if (n)
@@ -270,7 +269,8 @@ static void threads_merge(struct jh_model *m)
 		jh_qsort(key, th->nr, sizeof(*key), jh_cmp_u64);
 		uint32_t *stacks = xmalloc(jh_st_mult(th->nr, sizeof(*stacks)));
 		struct jh_counts *c = xmalloc(jh_st_mult(th->nr, sizeof(*c)));
-		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base))) : NULL;
+		struct jh_counts *base = th->base ? xmalloc(jh_st_mult(th->nr, sizeof(*base)))
+						  : NULL;
 		size_t n = 0;
 		for (size_t i = 0; i < th->nr; i++) {
 			uint32_t from = (uint32_t)key[i];
@@ -486,7 +486,8 @@ static void stacks_index(struct jh_model *m)
 static void need_stack_base(struct jh_model *m)
 {
 	if (!m->stack_base)
-		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1, sizeof(*m->stack_base));
+		m->stack_base = xcalloc(m->stacks_alloc ? m->stacks_alloc : 1,
+					sizeof(*m->stack_base));
 }
 
 static uint32_t new_stack(struct jh_model *m, size_t off, uint32_t len)

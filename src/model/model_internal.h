@@ -9,18 +9,18 @@
 #include "jeheap/model.h"
 
 struct jh_model_priv {
-	int symbolic;                /* locations keyed by frames (--base) */
+	int symbolic; /* locations keyed by frames (--base) */
 	struct jh_idtab locs;
 	uint8_t *lockind;
 	size_t lockind_alloc;
 	struct jh_seqset stacks;
-	uint8_t *in_profile;         /* stack seen in a profile (not only in bases) */
+	uint8_t *in_profile; /* stack seen in a profile (not only in bases) */
 	size_t in_profile_alloc;
 	struct jh_u64map thread_by_uid;
 	size_t nfiles;
-	size_t nprofiles;            /* profiles (not bases) added so far */
+	size_t nprofiles; /* profiles (not bases) added so far */
 	const char *maps_program;
-	int keep_first;              /* fill first_pcs/first_locs (--raw) */
+	int keep_first; /* fill first_pcs/first_locs (--raw) */
 };
 
 /* symbolic: key locations by their frames (set when --base is used). */

@@ -54,8 +54,8 @@ static int strip_parens_pass(char *buf, size_t *n)
 /* Index of the first byte of src[r..len) that is a or b, or len; bytes
  * before it are copied to dst + w (dst has 16 bytes to spare past len and
  * does not overlap src). */
-static size_t copy_to_bracket(char *dst, size_t w, const char *src, size_t r, size_t len,
-			      char a, char b)
+static size_t copy_to_bracket(char *dst, size_t w, const char *src, size_t r, size_t len, char a,
+			      char b)
 {
 #ifdef __SSE2__
 	const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b);

@@ -35,9 +35,9 @@ struct pair {
 
 struct cg {
 	const struct jh_graph *g;
-	struct jh_intern names;      /* short names, unknown-frame names */
+	struct jh_intern names; /* short names, unknown-frame names */
 	struct jh_namer namer;
-	struct site *sites;          /* per location (+ EMPTY), filled on first use */
+	struct site *sites; /* per location (+ EMPTY), filled on first use */
 	uint8_t *have_site;
 	struct jh_sb tmp;
 };
@@ -116,7 +116,7 @@ struct names {
 	struct jh_u64map idx; /* name pointer -> slot */
 	struct slot *slots;
 	size_t nr, alloc;
-	uint64_t n;           /* numbers given so far */
+	uint64_t n; /* numbers given so far */
 };
 
 static uint32_t name_slot(struct names *nm, const char *name)
@@ -125,7 +125,7 @@ static uint32_t name_slot(struct names *nm, const char *name)
 	uint64_t *v = jh_u64map_put(&nm->idx, (uint64_t)(uintptr_t)name, &added);
 	if (added) {
 		JH_GROW(nm->slots, nm->nr + 1, nm->alloc);
-		nm->slots[nm->nr] = (struct slot){name, 0};
+		nm->slots[nm->nr] = (struct slot){ name, 0 };
 		*v = nm->nr++;
 	}
 	return (uint32_t)*v;
@@ -224,7 +224,7 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 {
 	(void)d;
 	const struct jh_model *m = g->m;
-	struct cg c = {.g = g};
+	struct cg c = { .g = g };
 	jh_intern_init(&c.names);
 	/* Short names are interned in our own table: the model is read-only here. */
 	jh_namer_init(&c.namer, &c.names);
@@ -244,18 +244,19 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 		const uint32_t *locs = g->locpool + st->off;
 		if (!st->len) {
 			JH_GROW(r, nr + 1, alloc);
-			r[nr++] = (struct pair){(uint64_t)rank[EMPTY(m)] << 32, st->v};
+			r[nr++] = (struct pair){ (uint64_t)rank[EMPTY(m)] << 32, st->v };
 			continue;
 		}
 		JH_GROW(r, nr + st->len, alloc);
-		r[nr++] = (struct pair){(uint64_t)rank[locs[0]] << 32, st->v};
+		r[nr++] = (struct pair){ (uint64_t)rank[locs[0]] << 32, st->v };
 		for (uint32_t i = 1; i < st->len; i++)
-			r[nr++] = (struct pair){(uint64_t)rank[locs[i]] << 32 | (rank[locs[i - 1]] + 1),
-						st->v};
+			r[nr++] = (struct pair){
+				(uint64_t)rank[locs[i]] << 32 | (rank[locs[i - 1]] + 1), st->v
+			};
 	}
 	jh_qsort(r, nr, sizeof(*r), cmp_pairs);
 
-	struct names files = {0}, fns = {0};
+	struct names files = { 0 }, fns = { 0 };
 	jh_u64map_init(&files.idx);
 	jh_u64map_init(&fns.idx);
 	uint32_t *fslot = xmalloc((nranks ? nranks : 1) * sizeof(*fslot));
@@ -264,7 +265,7 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 		fslot[k] = name_slot(&files, byrank[k].file);
 		nslot[k] = name_slot(&fns, byrank[k].fn);
 	}
-	struct outbuf ob = {out, JH_SB_INIT};
+	struct outbuf ob = { out, JH_SB_INIT };
 	jh_sb_init(&ob.sb);
 	jh_sb_adds(&ob.sb, "events: Hits\n\n");
 	for (size_t i = 0; i < nr;) {

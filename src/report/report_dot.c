@@ -95,8 +95,7 @@ static const char *program_name(const struct jh_graph *g, const struct jh_report
  * Sums every adjacent (caller -> callee) key pair of every filtered stack
  * whose both ends are shown nodes (nodeno[id] != 0). Returns the edges.
  */
-static struct edge *collect_edges(const struct jh_graph *g, const uint32_t *nodeno,
-				  size_t *nedges)
+static struct edge *collect_edges(const struct jh_graph *g, const uint32_t *nodeno, size_t *nedges)
 {
 	struct jh_u64map idx;
 	jh_u64map_init(&idx);
@@ -117,7 +116,7 @@ static struct edge *collect_edges(const struct jh_graph *g, const uint32_t *node
 						&idx, (uint64_t)cur << 32 | prev, &added);
 					if (added) {
 						JH_GROW(e, nr + 1, alloc);
-						e[nr] = (struct edge){cur, prev, 0};
+						e[nr] = (struct edge){ cur, prev, 0 };
 						*v = nr++;
 					}
 					e[*v].n += st->v;
@@ -148,7 +147,8 @@ static void add_edges(struct jh_sb *sb, const struct jh_graph *g, const struct j
 			keep = 1; /* needed for reachability */
 		else if (fabs(n) <= edgelimit)
 			keep = 0;
-		else if ((int)outdeg[e[i].src] >= o->maxdegree || (int)indeg[e[i].dst] >= o->maxdegree)
+		else if ((int)outdeg[e[i].src] >= o->maxdegree ||
+			 (int)indeg[e[i].dst] >= o->maxdegree)
 			keep = 0;
 		else
 			keep = 1;

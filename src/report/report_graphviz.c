@@ -27,20 +27,14 @@ static const char *dot_format(enum jh_output mode)
 {
 	switch (mode) {
 	case JH_OUT_SVG:
-	case JH_OUT_WEB:
-		return "svg";
+	case JH_OUT_WEB: return "svg";
 	case JH_OUT_PDF:
-	case JH_OUT_EVINCE:
-		return "pdf";
+	case JH_OUT_EVINCE: return "pdf";
 	case JH_OUT_PS:
-	case JH_OUT_GV:
-		return "ps2";
-	case JH_OUT_GIF:
-		return "gif";
-	case JH_OUT_PNG:
-		return "png";
-	default:
-		return NULL;
+	case JH_OUT_GV: return "ps2";
+	case JH_OUT_GIF: return "gif";
+	case JH_OUT_PNG: return "png";
+	default: return NULL;
 	}
 }
 
@@ -85,8 +79,7 @@ static int wait_child(pid_t pid)
 	return -1;
 }
 
-int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
-		    struct jh_diag *d)
+int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd, struct jh_diag *d)
 {
 	int pfd[2];
 	if (pipe2(pfd, O_CLOEXEC) < 0)
@@ -94,7 +87,7 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
 				   strerror(errno));
 	char fmtarg[32];
 	snprintf(fmtarg, sizeof(fmtarg), "-T%s", format);
-	char *argv[] = {"dot", fmtarg, NULL};
+	char *argv[] = { "dot", fmtarg, NULL };
 
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -124,7 +117,7 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
 	}
 
 	/* A dot that dies early must not kill us with SIGPIPE. */
-	struct sigaction ign = {0}, old;
+	struct sigaction ign = { 0 }, old;
 	ign.sa_handler = SIG_IGN;
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &old);
@@ -197,12 +190,14 @@ static void show(enum jh_output mode, const char *file, int background)
 {
 	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
 	if ((!x || !*x) && (!w || !*w)) {
-		fprintf(stderr, "jeheap: no display (DISPLAY and WAYLAND_DISPLAY are unset);"
-			" the graph is in %s\n", file);
+		fprintf(stderr,
+			"jeheap: no display (DISPLAY and WAYLAND_DISPLAY are unset);"
+			" the graph is in %s\n",
+			file);
 		return;
 	}
 	const char *prog = viewer_prog(mode);
-	char *argv[] = {(char *)prog, (char *)file, NULL};
+	char *argv[] = { (char *)prog, (char *)file, NULL };
 	pid_t pid;
 	int err = posix_spawnp(&pid, prog, NULL, NULL, argv, environ);
 	if (err) {

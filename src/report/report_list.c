@@ -179,8 +179,7 @@ struct source {
 
 /* The lines of source file (read on first use), or NULL after a warning
  * naming routine name (repeated for each routine, as jeprof does). */
-static char **source_lines(struct listing *ls, const char *file, const char *name,
-			   size_t *nlines)
+static char **source_lines(struct listing *ls, const char *file, const char *name, size_t *nlines)
 {
 	struct source *sf = NULL;
 	for (size_t i = 0; i < ls->nsrc && !sf; i++)
@@ -276,7 +275,8 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		s2[nval - 1] += run2;
 	}
 
-	fprintf(ls->out, "ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
+	fprintf(ls->out,
+		"ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
 		name, clean_file_name(file), fmt_value(&ls->v1, ls->g, total1, 0),
 		fmt_value(&ls->v2, ls->g, total2, 0), ls->g->unit_name);
 	for (long l = firstline - 5 > 1 ? firstline - 5 : 1; l <= (long)nlines; l++) {
@@ -335,7 +335,7 @@ static int list_module(struct listing *ls, const char *mod, struct site *s, size
 			j++;
 		if (jh_filter_match_interned(rx, r.name)) {
 			JH_GROW(rt, nrt + 1, art);
-			rt[nrt++] = (struct routine){r, i, j - i};
+			rt[nrt++] = (struct routine){ r, i, j - i };
 		}
 		i = j;
 	}
@@ -395,21 +395,21 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	size_t nmods = 0, amods = 0;
 	for (size_t li = 0; li < m->nlocs; li++) {
 		const struct jh_location *l = &m->locs[li];
-		if (!present[li] || !l->module || (l->status != JH_SYM_FULL && l->status != JH_SYM_SYMBOL) ||
-		    l->pc > MAX_USER_PC)
+		if (!present[li] || !l->module ||
+		    (l->status != JH_SYM_FULL && l->status != JH_SYM_SYMBOL) || l->pc > MAX_USER_PC)
 			continue;
 		size_t k = 0;
 		while (k < nmods && mods[k].path != l->module)
 			k++;
 		if (k == nmods) {
 			JH_GROW(mods, nmods + 1, amods);
-			mods[nmods++] = (struct module){l->module, l->pc, NULL, 0, 0};
+			mods[nmods++] = (struct module){ l->module, l->pc, NULL, 0, 0 };
 		}
 		struct module *md = &mods[k];
 		if (l->pc < md->lowpc)
 			md->lowpc = l->pc;
 		JH_GROW(md->s, md->n + 1, md->alloc);
-		md->s[md->n++] = (struct site){l->modaddr, flat[li], cum[li]};
+		md->s[md->n++] = (struct site){ l->modaddr, flat[li], cum[li] };
 	}
 	if (nmods)
 		jh_qsort(mods, nmods, sizeof(*mods), cmp_module);
@@ -418,7 +418,7 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	jh_intern_init(&names);
 	struct jh_namer namer;
 	jh_namer_init(&namer, &names);
-	struct listing ls = {out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT, NULL, 0, 0};
+	struct listing ls = { out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT, NULL, 0, 0 };
 	jh_sb_init(&ls.v1);
 	jh_sb_init(&ls.v2);
 	jh_sb_init(&ls.tried);

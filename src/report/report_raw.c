@@ -66,7 +66,7 @@ int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_r
 	size_t n = m->nfirst;
 	struct first_pc *key = xmalloc(jh_st_mult(n ? n : 1, sizeof(*key)));
 	for (size_t i = 0; i < n; i++)
-		key[i] = (struct first_pc){m->first_pcs[i], i};
+		key[i] = (struct first_pc){ m->first_pcs[i], i };
 	jh_qsort(key, n, sizeof(*key), cmp_first_pc);
 
 	struct jh_sb name = JH_SB_INIT;
@@ -86,4 +86,3 @@ int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_r
 	fputs("---\n--- heap\n", out);
 	return ferror(out) ? -1 : 0;
 }
-

@@ -74,7 +74,7 @@ int jh_report_symbols(const struct jh_report_opts *o, FILE *in, FILE *out, struc
 	struct jh_symbolizer *s = jh_symbolizer_new(&so);
 	struct jh_intern names;
 	jh_intern_init(&names);
-	struct jh_frames fr = {NULL, 0, 0};
+	struct jh_frames fr = { NULL, 0, 0 };
 	struct jh_symresult *res = xcalloc(npcs ? npcs : 1, sizeof(*res));
 	int code = JH_EXIT_OK;
 	if (jh_symbolize(s, maps, nmaps, pcs, npcs, &names, res, &fr, d) != 0)

@@ -6,8 +6,7 @@
 
 #include <stdlib.h>
 
-int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
-		   int limit)
+int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o, int limit)
 {
 	const struct jh_model *m = g->m;
 	struct jh_sb line = JH_SB_INIT;
@@ -15,7 +14,8 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	if (g->total != 0) {
 		jh_sb_adds(&line, "Total");
 		if (g->thread >= 0)
-			jh_sb_addf(&line, " (t%llu)", (unsigned long long)m->threads[g->thread].uid);
+			jh_sb_addf(&line, " (t%llu)",
+				   (unsigned long long)m->threads[g->thread].uid);
 		jh_sb_adds(&line, ": ");
 		jh_fmt_value(&line, g->unit, g->total);
 		jh_sb_addf(&line, " %s\n", g->unit_name);
@@ -31,7 +31,7 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 		const struct jh_node *n = &g->nodes[order[i]];
 		running += n->flat;
 		if (n->flat != 0 || n->cum != 0) {
-			const double vals[5] = {n->flat, n->flat, running, n->cum, n->cum};
+			const double vals[5] = { n->flat, n->flat, running, n->cum, n->cum };
 			for (int k = 0; k < 5; k++) {
 				jh_sb_reset(&col[k]);
 				if (k == 0 || k == 3)
@@ -39,7 +39,7 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 				else
 					jh_fmt_percent(&col[k], vals[k], g->local_total);
 			}
-			static const int width[5] = {8, 6, 6, 8, 6};
+			static const int width[5] = { 8, 6, 6, 8, 6 };
 			jh_sb_reset(&line);
 			for (int k = 0; k < 5; k++) { /* "%8s %6s %6s %8s %6s %s\n" */
 				for (size_t w = col[k].len; w < (size_t)width[k]; w++)

@@ -251,7 +251,7 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	const char *name = jh_elf_image_altlink(dbg, &id, &idlen);
 	if (!name)
 		return NULL;
-	char *cands[3] = {NULL, NULL, NULL};
+	char *cands[3] = { NULL, NULL, NULL };
 	size_t nc = 0;
 	if (name[0] == '/') {
 		if (o->sysroot && o->sysroot[0])

@@ -183,9 +183,9 @@ static void scan_segments(struct jh_elf_image *im)
 			continue;
 		if (ph.p_type == PT_LOAD) {
 			JH_GROW(im->loads, im->nloads + 1, im->aloads);
-			im->loads[im->nloads++] = (struct jh_elf_load){
-				ph.p_vaddr, ph.p_memsz, ph.p_offset, ph.p_filesz, ph.p_align,
-				ph.p_flags};
+			im->loads[im->nloads++] = (struct jh_elf_load){ ph.p_vaddr,  ph.p_memsz,
+									ph.p_offset, ph.p_filesz,
+									ph.p_align,  ph.p_flags };
 		} else if (ph.p_type == PT_NOTE && !im->build_id && ph.p_filesz) {
 			Elf_Data *data = elf_getdata_rawchunk(im->elf, (int64_t)ph.p_offset,
 							      ph.p_filesz, ELF_T_NHDR);
@@ -252,17 +252,32 @@ void jh_elf_image_close(struct jh_elf_image *im)
 	free(im);
 }
 
-const char *jh_elf_image_path(const struct jh_elf_image *im) { return im->path; }
-int jh_elf_image_type(const struct jh_elf_image *im) { return im->type; }
-uint64_t jh_elf_image_file_size(const struct jh_elf_image *im) { return im->file_size; }
-int jh_elf_image_has_debug_info(const struct jh_elf_image *im) { return im->has_debug_info; }
+const char *jh_elf_image_path(const struct jh_elf_image *im)
+{
+	return im->path;
+}
+int jh_elf_image_type(const struct jh_elf_image *im)
+{
+	return im->type;
+}
+uint64_t jh_elf_image_file_size(const struct jh_elf_image *im)
+{
+	return im->file_size;
+}
+int jh_elf_image_has_debug_info(const struct jh_elf_image *im)
+{
+	return im->has_debug_info;
+}
 
 const unsigned char *jh_elf_image_sup_id(const struct jh_elf_image *im, size_t *len)
 {
 	*len = im->sup_id_len;
 	return im->sup_id;
 }
-int jh_elf_image_has_symtab(const struct jh_elf_image *im) { return im->symtab != NULL; }
+int jh_elf_image_has_symtab(const struct jh_elf_image *im)
+{
+	return im->symtab != NULL;
+}
 
 size_t jh_elf_image_loads(const struct jh_elf_image *im, const struct jh_elf_load **loads)
 {
@@ -313,12 +328,9 @@ static int usable_symbol(const GElf_Sym *sym, const char *name)
 	case STT_FUNC:
 	case STT_GNU_IFUNC:
 	case STT_OBJECT:
-	case STT_COMMON:
-		return 1;
-	case STT_NOTYPE:
-		return strncmp(name, ".L", 2) != 0;
-	default:
-		return 0;
+	case STT_COMMON: return 1;
+	case STT_NOTYPE: return strncmp(name, ".L", 2) != 0;
+	default: return 0;
 	}
 }
 
@@ -340,7 +352,7 @@ static void load_symbols(struct jh_elf_image *im)
 		const char *name = elf_strptr(im->elf, sh.sh_link, sym.st_name);
 		if (!usable_symbol(&sym, name))
 			continue;
-		keys[nk].s = (struct jh_elf_sym){sym.st_value, sym.st_size, name};
+		keys[nk].s = (struct jh_elf_sym){ sym.st_value, sym.st_size, name };
 		keys[nk].index = i;
 		nk++;
 	}

@@ -70,7 +70,8 @@ int jh_list_routine_at(struct jh_list_module *lm, uint64_t a, struct jh_intern *
 	if (!sym || !sym->size || sym->size > MAX_ROUTINE)
 		return -1;
 	char *dm = jh_demangle(sym->name);
-	*r = (struct jh_list_routine){sym->addr, sym->size, jh_intern(names, dm ? dm : sym->name)};
+	*r = (struct jh_list_routine){ sym->addr, sym->size,
+				       jh_intern(names, dm ? dm : sym->name) };
 	free(dm);
 	return 0;
 }
@@ -97,9 +98,9 @@ int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, si
 		const struct jh_dwarf_frame *f = ans[i].nframes ? &fr[ans[i].first] : NULL;
 		/* addr2line prints line 0 as '?', which jeprof does not take */
 		if (f && f->file && f->line)
-			locs[i] = (struct jh_list_loc){f->file, f->line};
+			locs[i] = (struct jh_list_loc){ f->file, f->line };
 		else
-			locs[i] = (struct jh_list_loc){NULL, 0};
+			locs[i] = (struct jh_list_loc){ NULL, 0 };
 	}
 	free(fr);
 	free(ans);

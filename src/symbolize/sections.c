@@ -55,21 +55,21 @@ struct jh_sec_slot {
 	const unsigned char *packed; /* compressed payload (after the header) */
 	uint64_t packed_size;
 	enum jh_comp comp;
-	atomic_int ready;            /* 1 = pub.data final (maybe NULL on failure) */
-	unsigned char *owned;        /* malloc'd inflated bytes */
+	atomic_int ready;     /* 1 = pub.data final (maybe NULL on failure) */
+	unsigned char *owned; /* malloc'd inflated bytes */
 	pthread_mutex_t lock;
 	/*
 	 * Streaming (jh_sections_stream), all under lock (no lock-free path, so
 	 * helgrind sees every hand-over): ready stays 0, done ends it.
 	 */
 	int streaming, guard, done, cancel;
-	int waiters;                 /* threads blocked on cv */
+	int waiters; /* threads blocked on cv */
 	pthread_t thread;
 	pthread_cond_t cv;
-	struct jh_section partial;   /* pub with data = the buffer being filled */
-	uint64_t avail;              /* bytes of partial.data that are final */
+	struct jh_section partial; /* pub with data = the buffer being filled */
+	uint64_t avail;            /* bytes of partial.data that are final */
 	uint64_t chunk;
-	size_t map_len;              /* guard mode: the buffer is an mmap of map_len */
+	size_t map_len; /* guard mode: the buffer is an mmap of map_len */
 };
 
 struct jh_sections {
@@ -127,7 +127,8 @@ static int parse_compressed(struct jh_sections *s, struct jh_sec_slot *sl, const
 			return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
 					   "section %s: compression header truncated", name);
 		uint32_t type = (uint32_t)rd_u(p, 4, s->big_endian);
-		uint64_t size = s->is64 ? rd_u(p + 8, 8, s->big_endian) : rd_u(p + 4, 4, s->big_endian);
+		uint64_t size = s->is64 ? rd_u(p + 8, 8, s->big_endian)
+					: rd_u(p + 4, 4, s->big_endian);
 		if (type == ELFCOMPRESS_ZLIB)
 			sl->comp = JH_COMP_ZLIB;
 		else if (type == 2 /* ELFCOMPRESS_ZSTD */)
@@ -178,7 +179,8 @@ static uInt take_1g(uint64_t *left)
 static int zlib_begin(z_stream *zs, const unsigned char *in, uint64_t in_n, uint64_t *in_left)
 {
 	memset(zs, 0, sizeof(*zs));
-	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 || (in[1] & 0x20))
+	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 ||
+	    (in[1] & 0x20))
 		return -1;
 	if (inflateInit2(zs, -15) != Z_OK)
 		return -1;
@@ -203,7 +205,8 @@ static int zlib_step(z_stream *zs, uint64_t *in_left, uint64_t out_left)
 }
 
 /* One-shot zstd frame into out[0, out_n): the size must come out exact. */
-static int decompress_zstd(unsigned char *out, uint64_t out_n, const unsigned char *in, uint64_t in_n)
+static int decompress_zstd(unsigned char *out, uint64_t out_n, const unsigned char *in,
+			   uint64_t in_n)
 {
 	size_t r = ZSTD_decompress(out, out_n, in, in_n);
 	return !ZSTD_isError(r) && r == out_n ? 0 : -1;
@@ -307,7 +310,8 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 				   elf_errmsg(-1));
 	uint64_t nsh = shnum > eh.e_shnum ? shnum : eh.e_shnum;
 	uint64_t shsz = nsh * (eh.e_shentsize ? eh.e_shentsize : 1);
-	if ((nsh > 0 || eh.e_shoff) && (eh.e_shoff > s->raw_size || shsz > s->raw_size - eh.e_shoff))
+	if ((nsh > 0 || eh.e_shoff) &&
+	    (eh.e_shoff > s->raw_size || shsz > s->raw_size - eh.e_shoff))
 		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
 				   "section header table past the end of the file (truncated?)");
 	s->n = shnum;
@@ -321,7 +325,8 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 		GElf_Shdr sh;
 		Elf_Scn *scn = elf_getscn(s->elf, i);
 		if (!scn || !gelf_getshdr(scn, &sh))
-			return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "bad section header %zu", i);
+			return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "bad section header %zu",
+					   i);
 		const char *name = elf_strptr(s->elf, shstrndx, sh.sh_name);
 		sl->pub.name = name ? name : "";
 		sl->pub.size = sh.sh_size;
@@ -335,9 +340,10 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 		if (sh.sh_type == SHT_NOBITS)
 			continue;
 		if (sh.sh_offset > s->raw_size || sh.sh_size > s->raw_size - sh.sh_offset)
-			return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
-					   "section %s extends past the end of the file (truncated?)",
-					   sl->pub.name);
+			return jh_diag_set(
+				d, JH_EXIT_INPUT, s->path, 0,
+				"section %s extends past the end of the file (truncated?)",
+				sl->pub.name);
 		sl->pub.data = s->raw + sh.sh_offset;
 		int shf = (sh.sh_flags & SHF_COMPRESSED) != 0;
 		if (shf || strncmp(sl->pub.name, ".zdebug", 7) == 0) {
@@ -363,7 +369,8 @@ struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d)
 	}
 	struct stat st;
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 16) {
-		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file (not a regular file or too short)");
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0,
+			    "not an ELF file (not a regular file or too short)");
 		close(fd);
 		return NULL;
 	}
@@ -472,7 +479,7 @@ static void prefetch_one(void *ctx, void *w, size_t i)
 
 void jh_sections_prefetch(const struct jh_sections *s, const char *const *names, int jobs)
 {
-	struct prefetch_ctx c = {.s = s, .idx = xmalloc(jh_st_mult(s->n + 1, sizeof(size_t)))};
+	struct prefetch_ctx c = { .s = s, .idx = xmalloc(jh_st_mult(s->n + 1, sizeof(size_t))) };
 	uint64_t total = 0;
 	for (size_t i = 1; i < s->n; i++) {
 		if (atomic_load(&s->slots[i].ready) || is_streaming(&s->slots[i]))
@@ -487,7 +494,8 @@ void jh_sections_prefetch(const struct jh_sections *s, const char *const *names,
 	}
 	/* Biggest first, so the threads finish close together. */
 	for (size_t i = 1; i < c.n; i++)
-		for (size_t j = i; j > 0 && s->slots[c.idx[j]].pub.size > s->slots[c.idx[j - 1]].pub.size; j--) {
+		for (size_t j = i;
+		     j > 0 && s->slots[c.idx[j]].pub.size > s->slots[c.idx[j - 1]].pub.size; j--) {
 			size_t t = c.idx[j];
 			c.idx[j] = c.idx[j - 1];
 			c.idx[j - 1] = t;
@@ -574,7 +582,8 @@ static int stream_zlib(struct jh_sec_slot *sl)
 		stop = publish(sl, done);
 		/* the input read so far is not needed again: give its pages back */
 		uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-		const unsigned char *upto = (const unsigned char *)((uintptr_t)zs.next_in & ~(pg - 1));
+		const unsigned char *upto = (const unsigned char *)((uintptr_t)zs.next_in &
+								    ~(pg - 1));
 		if (upto > dropped) {
 			drop_pages(dropped, (uint64_t)(upto - dropped));
 			dropped = upto;
@@ -636,7 +645,8 @@ int jh_sections_stream(const struct jh_sections *s, size_t i, uint64_t chunk, in
 		if (guard) {
 			uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
 			sl->map_len = (size_t)((size + pg - 1) & ~(uint64_t)(pg - 1));
-			void *p = mmap(NULL, sl->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			void *p = mmap(NULL, sl->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+				       -1, 0);
 			if (p == MAP_FAILED) {
 				sl->map_len = 0;
 				pthread_mutex_unlock(&sl->lock);

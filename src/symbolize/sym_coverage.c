@@ -33,7 +33,7 @@ static double pct(double x, double total)
 
 void jh_symbolize_coverage(FILE *f, const struct jh_symresult *res, const double *bytes, size_t n)
 {
-	struct tally all = {0};
+	struct tally all = { 0 };
 	struct tally *mods = NULL;
 	size_t nmods = 0, amods = 0, nalloc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -70,7 +70,9 @@ void jh_symbolize_coverage(FILE *f, const struct jh_symresult *res, const double
 		struct tally *t = &mods[j];
 		if (t->n[C_FULL] == t->n[C_FULL] + t->n[C_SYMBOL] + t->n[C_UNKNOWN])
 			continue;
-		fprintf(f, "jeheap:   %s: %zu full, %zu symbol only, %zu unknown (%.1f%% of bytes not full)\n",
+		fprintf(f,
+			"jeheap:   %s: %zu full, %zu symbol only, %zu unknown (%.1f%% of bytes not "
+			"full)\n",
 			t->module ? t->module : "(no file mapping)", t->n[C_FULL], t->n[C_SYMBOL],
 			t->n[C_UNKNOWN], pct(t->b[C_SYMBOL] + t->b[C_UNKNOWN], total));
 	}

@@ -13,8 +13,14 @@
 
 #define PAGE 4096u
 
-static uint64_t page_down(uint64_t x) { return x & ~(uint64_t)(PAGE - 1); }
-static uint64_t page_up(uint64_t x) { return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1); }
+static uint64_t page_down(uint64_t x)
+{
+	return x & ~(uint64_t)(PAGE - 1);
+}
+static uint64_t page_up(uint64_t x)
+{
+	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+}
 
 static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
@@ -25,7 +31,7 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
 	if (!m->dbg)
 		return;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
 	if (!m->secs) {
 		if (d.msg[0])
@@ -67,7 +73,7 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	} else {
 		m->file = jh_find_binary(o, mappath, &tried);
 	}
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	if (m->file)
 		m->bin = jh_elf_image_open(m->file, &d);
 	if (!m->bin) {
@@ -140,8 +146,7 @@ static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, con
 		(unsigned long long)map->offset, why);
 }
 
-int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued,
-		   uint64_t *bias)
+int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued, uint64_t *bias)
 {
 	if (!m->usable || m->mismatch)
 		return -1;

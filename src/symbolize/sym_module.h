@@ -13,19 +13,20 @@
 #include "sections.h"
 
 struct jh_module {
-	char *key;       /* what identifies it: the maps path, or the program argument */
-	char *mappath;   /* the path as the maps name it (for messages) */
-	char *file;      /* the binary found on disk, or NULL */
+	char *key;     /* what identifies it: the maps path, or the program argument */
+	char *mappath; /* the path as the maps name it (for messages) */
+	char *file;    /* the binary found on disk, or NULL */
 	struct jh_elf_image *bin, *dbg, *alt; /* dbg may be bin; alt may be NULL */
-	struct jh_elf_image *symimg;          /* where symbol names come from: the binary, as llvm does */
-	struct jh_elf_image *symfallback;     /* the debug file's .symtab, for addresses nothing else names */
+	struct jh_elf_image *symimg; /* where symbol names come from: the binary, as llvm does */
+	struct jh_elf_image
+		*symfallback; /* the debug file's .symtab, for addresses nothing else names */
 	struct jh_sections *secs, *altsecs;
-	struct jh_dwarf *dw;                  /* NULL: no usable DWARF */
-	int usable;      /* bin opened: addresses can be translated */
-	int mismatch;    /* the file is not the one that was mapped: frames stay unknown */
+	struct jh_dwarf *dw; /* NULL: no usable DWARF */
+	int usable;          /* bin opened: addresses can be translated */
+	int mismatch;        /* the file is not the one that was mapped: frames stay unknown */
 	int warned;
 	int is_main;
-	int allocator;   /* shared library that exports mallctl (jemalloc) */
+	int allocator;          /* shared library that exports mallctl (jemalloc) */
 	struct jh_u64map cache; /* module address -> index of the cached answer */
 };
 

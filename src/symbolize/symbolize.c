@@ -30,8 +30,8 @@ struct jh_symbolizer {
 	struct jh_symbolizer_opts o; /* deep copy */
 	struct jh_module **mods;
 	size_t nmods, amods;
-	struct jh_intern names;      /* display names and files of cached frames */
-	struct jh_u64map demangled;  /* raw name pointer -> interned display name */
+	struct jh_intern names;     /* display names and files of cached frames */
+	struct jh_u64map demangled; /* raw name pointer -> interned display name */
 	struct jh_frame *frames;
 	size_t nframes, aframes;
 	struct cached *res;
@@ -119,7 +119,8 @@ static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, co
 struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath)
 {
 	for (size_t i = 0; s && i < s->nmods; i++)
-		if (s->mods[i]->usable && !s->mods[i]->mismatch && !strcmp(s->mods[i]->mappath, mappath))
+		if (s->mods[i]->usable && !s->mods[i]->mismatch &&
+		    !strcmp(s->mods[i]->mappath, mappath))
 			return s->mods[i];
 	return NULL;
 }
@@ -180,7 +181,7 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 			continued = maps[j].path && !strcmp(maps[j].path, mp->path) &&
 				    maps[j].perms[2] == 'x' && maps[j].start == mp->end &&
 				    maps[j].offset == mp->offset + (mp->end - mp->start);
-		r[n] = (struct range){mp->start, mp->end, 0, mp->offset, m, 0};
+		r[n] = (struct range){ mp->start, mp->end, 0, mp->offset, m, 0 };
 		r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
 		n++;
 	}
@@ -221,15 +222,18 @@ static size_t build_extra(struct jh_symbolizer *s, size_t nmaps, struct range **
 			if (!(ld[j].flags & PF_X))
 				continue;
 			JH_GROW(r, n + 1, alloc);
-			r[n++] = (struct range){ld[j].vaddr, ld[j].vaddr + ld[j].memsz, 0, 0, m, 1};
+			r[n++] = (struct range){
+				ld[j].vaddr, ld[j].vaddr + ld[j].memsz, 0, 0, m, 1
+			};
 		}
 	}
 	/* jeprof's catch-all: the program at link-time addresses, when that can be right */
 	if (s->o.program) {
 		struct jh_module *m = program_module(s);
-		if (m->usable && !m->mismatch && (nmaps == 0 || jh_elf_image_type(m->bin) == ET_EXEC)) {
+		if (m->usable && !m->mismatch &&
+		    (nmaps == 0 || jh_elf_image_type(m->bin) == ET_EXEC)) {
 			JH_GROW(r, n + 1, alloc);
-			r[n++] = (struct range){0, UINT64_MAX, 0, 0, m, 1};
+			r[n++] = (struct range){ 0, UINT64_MAX, 0, 0, m, 1 };
 		}
 	}
 	*out = r;
@@ -273,7 +277,7 @@ static void demangle_chunk(void *ctx, void *w, size_t i)
  */
 static void demangle_all(struct jh_symbolizer *s, const char **names, size_t n)
 {
-	struct demangle_job j = {xmalloc(jh_st_mult(n + 1, sizeof(char *))), NULL, 0};
+	struct demangle_job j = { xmalloc(jh_st_mult(n + 1, sizeof(char *))), NULL, 0 };
 	for (size_t i = 0; i < n; i++) {
 		int added;
 		if (!names[i])
@@ -285,8 +289,8 @@ static void demangle_all(struct jh_symbolizer *s, const char **names, size_t n)
 		}
 	}
 	j.out = xcalloc(j.n + 1, sizeof(char *));
-	jh_sched_parallel((j.n + DEMANGLE_CHUNK - 1) / DEMANGLE_CHUNK, j.n < 2 * DEMANGLE_CHUNK ? 1 : s->o.jobs,
-			  &j, NULL, demangle_chunk, NULL);
+	jh_sched_parallel((j.n + DEMANGLE_CHUNK - 1) / DEMANGLE_CHUNK,
+			  j.n < 2 * DEMANGLE_CHUNK ? 1 : s->o.jobs, &j, NULL, demangle_chunk, NULL);
 	for (size_t i = 0; i < j.n; i++) {
 		*jh_u64map_get(&s->demangled, (uint64_t)(uintptr_t)j.raw[i]) =
 			(uint64_t)(uintptr_t)jh_intern(&s->names, j.out[i] ? j.out[i] : j.raw[i]);
@@ -299,7 +303,8 @@ static void demangle_all(struct jh_symbolizer *s, const char **names, size_t n)
 static void add_frame(struct jh_symbolizer *s, const char *func, const char *file, uint32_t line)
 {
 	JH_GROW(s->frames, s->nframes + 1, s->aframes);
-	s->frames[s->nframes++] = (struct jh_frame){func, file ? jh_intern(&s->names, file) : NULL, line};
+	s->frames[s->nframes++] = (struct jh_frame){ func, file ? jh_intern(&s->names, file) : NULL,
+						     line };
 }
 
 /*
@@ -418,14 +423,14 @@ static int cmp_pend(const void *x, const void *y)
 	return p->a < q->a ? -1 : p->a > q->a;
 }
 
-static void locate(const struct range *r, size_t nr, const struct range *x, size_t nx,
-		   uint64_t pc, struct where *w)
+static void locate(const struct range *r, size_t nr, const struct range *x, size_t nx, uint64_t pc,
+		   struct where *w)
 {
 	const struct range *g = find_range(r, nr, pc);
 	for (size_t j = 0; !g && j < nx; j++)
 		if (pc >= x[j].start && pc < x[j].end)
 			g = &x[j];
-	*w = (struct where){NULL, pc, 0};
+	*w = (struct where){ NULL, pc, 0 };
 	if (!g)
 		return;
 	w->m = g->m;
@@ -449,7 +454,7 @@ static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_
 			continue;
 		*v = PENDING;
 		JH_GROW(p, np + 1, ap);
-		p[np++] = (struct pend){w[i].m, w[i].modaddr};
+		p[np++] = (struct pend){ w[i].m, w[i].modaddr };
 	}
 	if (np)
 		jh_qsort(p, np, sizeof(*p), cmp_pend);
@@ -474,7 +479,7 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 		 struct jh_intern *names, struct jh_u64map *xl, struct jh_symresult *out,
 		 struct jh_frames *fr)
 {
-	*out = (struct jh_symresult){0};
+	*out = (struct jh_symresult){ 0 };
 	out->module = w->m ? jh_intern(names, w->m->mappath) : NULL;
 	out->modaddr = w->modaddr;
 	out->allocator = w->m && w->m->allocator && !w->m->mismatch;
@@ -486,7 +491,7 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 	JH_GROW(fr->items, fr->nr + c->nframes, fr->alloc);
 	for (uint32_t k = 0; k < c->nframes; k++) {
 		const struct jh_frame *f = &s->frames[c->first + k];
-		const char *str[2] = {f->func, f->file};
+		const char *str[2] = { f->func, f->file };
 		for (int t = 0; t < 2; t++) {
 			if (!str[t])
 				continue;
@@ -496,7 +501,7 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 				*v = (uint64_t)(uintptr_t)jh_intern(names, str[t]);
 			str[t] = (const char *)(uintptr_t)*v;
 		}
-		fr->items[fr->nr++] = (struct jh_frame){str[0], str[1], f->line};
+		fr->items[fr->nr++] = (struct jh_frame){ str[0], str[1], f->line };
 	}
 }
 

@@ -26,7 +26,7 @@ static void lookups(struct jh_elf_image *im, struct jh_dwarf *dw, uint64_t base)
 		struct jh_dwarf_answer ans[64];
 		struct jh_dwarf_frame *fr = NULL;
 		size_t nfr = 0;
-		struct jh_diag d = {{0}, 0};
+		struct jh_diag d = { { 0 }, 0 };
 		if (jh_dwarf_lookup(dw, addrs, n, 1, ans, &fr, &nfr, &d) == 0)
 			for (size_t i = 0; i < n; i++)
 				if (ans[i].first + (size_t)ans[i].nframes > nfr && ans[i].nframes)
@@ -38,7 +38,7 @@ static void lookups(struct jh_elf_image *im, struct jh_dwarf *dw, uint64_t base)
 /* Returns 0; aborts when a reader breaks its contract. */
 static int jh_exercise_elf(const char *path)
 {
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_elf_image *im = jh_elf_image_open(path, &d);
 	if (!im && !d.msg[0])
 		abort();

@@ -53,7 +53,8 @@ static void fuzz_check_dense(const struct jh_profile *p)
 		if (p->pcids[i] >= p->nupcs)
 			abort();
 	for (size_t i = 0; i < p->nupcs; i++)
-		if (p->upc_syms[i] > p->nsyms || (p->upc_syms[i] && p->syms[p->upc_syms[i] - 1].pc != p->upcs[i]))
+		if (p->upc_syms[i] > p->nsyms ||
+		    (p->upc_syms[i] && p->syms[p->upc_syms[i] - 1].pc != p->upcs[i]))
 			abort();
 	if (p->no_threads && p->ntsamples)
 		abort();
@@ -65,7 +66,7 @@ static void fuzz_collapsed(const struct jh_model *m)
 {
 	struct jh_analysis_opts o;
 	struct jh_graph g;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	memset(&o, 0, sizeof(o));
 	o.value = JH_INUSE_SPACE;
 	o.granularity = JH_GRAN_FUNCTIONS;
@@ -96,7 +97,7 @@ static void fuzz_collapsed(const struct jh_model *m)
 static void fuzz_model(struct jh_profile *p)
 {
 	struct jh_model m;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	jh_model_init(&m, 0);
 	if (jh_model_add_profile(&m, p, 0, NULL, &d))
 		abort(); /* no symbolizer: nothing can fail */
@@ -119,7 +120,7 @@ static void fuzz_one(const void *data, size_t n)
 {
 	for (int jeheap_mode = 0; jeheap_mode < 2; jeheap_mode++) {
 		struct jh_profile p;
-		struct jh_diag d = {{0}, 0};
+		struct jh_diag d = { { 0 }, 0 };
 		jh_profile_init(&p);
 		p.split_symbols = p.dense_pcs = p.no_threads = jeheap_mode;
 		int rc = jh_profile_read_mem(&p, data, n, "fuzz", &d);

@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--alt") && i + 1 < argc)
 			alt_path = argv[++i];
 		else {
-			fprintf(stderr, "usage: jh_dwarf_dump [-C] [-j N] [--alt FILE] ELF [ADDR...]\n");
+			fprintf(stderr,
+				"usage: jh_dwarf_dump [-C] [-j N] [--alt FILE] ELF [ADDR...]\n");
 			return 1;
 		}
 	}
@@ -52,7 +53,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "jh_dwarf_dump: missing ELF file\n");
 		return 1;
 	}
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_sections *s = jh_sections_open(argv[i++], &d);
 	if (!s) {
 		fprintf(stderr, "jeheap: %s\n", d.msg);

@@ -43,8 +43,8 @@ static inline void tp_map(struct jh_profile *p, uint64_t start, uint64_t end, co
 }
 
 /* A stack (pcs leaf first) with in-use bytes and objects; returns its index. */
-static inline uint32_t tp_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n,
-				double bytes, double objects)
+static inline uint32_t tp_stack(struct jh_profile *p, const uint64_t *pcs, uint32_t n, double bytes,
+				double objects)
 {
 	JH_GROW(p->pcs, p->npcs + n, p->pcs_alloc);
 	memcpy(p->pcs + p->npcs, pcs, n * sizeof(*pcs));
@@ -61,7 +61,8 @@ static inline uint32_t tp_stack(struct jh_profile *p, const uint64_t *pcs, uint3
 	return (uint32_t)p->nstacks++;
 }
 
-static inline void tp_thread_sample(struct jh_profile *p, uint64_t uid, uint32_t stack, double bytes)
+static inline void tp_thread_sample(struct jh_profile *p, uint64_t uid, uint32_t stack,
+				    double bytes)
 {
 	uint32_t t = 0;
 	while (t < p->nthreads && p->threads[t].uid != uid)

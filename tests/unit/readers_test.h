@@ -51,11 +51,11 @@ static inline const struct jh_stack *find_stack(const struct jh_profile *p, cons
 	return NULL;
 }
 
-#define assert_near(a, b, eps)                                                          \
-	do {                                                                            \
-		double a_ = (a), b_ = (b);                                              \
-		if (!(fabs(a_ - b_) <= (eps)))                                          \
-			fail_msg("%s = %.6f, expected %.6f", #a, a_, b_);               \
+#define assert_near(a, b, eps)                                            \
+	do {                                                              \
+		double a_ = (a), b_ = (b);                                \
+		if (!(fabs(a_ - b_) <= (eps)))                            \
+			fail_msg("%s = %.6f, expected %.6f", #a, a_, b_); \
 	} while (0)
 
 #endif

@@ -22,7 +22,8 @@ static int symtest_setup(const char *name, const char *build)
 	char *cmd = malloc(n);
 	snprintf(cmd, n,
 		 "cd %s && S=%s/tests/fixtures/sym"
-		 " && printf 'char *symlib_alloc(unsigned long n){return (char *)n;}\\n' > stub.c && %s",
+		 " && printf 'char *symlib_alloc(unsigned long n){return (char *)n;}\\n' > stub.c "
+		 "&& %s",
 		 tmp, getenv("JH_SRC"), build);
 	int rc = system(cmd);
 	free(cmd);

@@ -28,10 +28,11 @@ static void program(struct jh_profile *p, uint64_t base, double scale)
 	tp_sym(p, base + 0x70, "je_internal");
 	tp_sym(p, base + 0x80, "g");
 	tp_sym(p, base + 0x90, "??");
-	const uint64_t s0[] = {base + 0x10, base + 0x20, base + 0x30, base + 0x30, base + 0x30, base + 0x40};
-	const uint64_t s1[] = {base + 0x50, base + 0x60, base + 0x40};
-	const uint64_t s2[] = {base + 0x70, base + 0x10};
-	const uint64_t s3[] = {base + 0x80, base + 0x90, base + 0x40};
+	const uint64_t s0[] = { base + 0x10, base + 0x20, base + 0x30,
+				base + 0x30, base + 0x30, base + 0x40 };
+	const uint64_t s1[] = { base + 0x50, base + 0x60, base + 0x40 };
+	const uint64_t s2[] = { base + 0x70, base + 0x10 };
+	const uint64_t s3[] = { base + 0x80, base + 0x90, base + 0x40 };
 	uint32_t a = tp_stack(p, s0, 6, 100 * scale, 1);
 	uint32_t b = tp_stack(p, s1, 3, 40 * scale, 2);
 	tp_stack(p, s2, 2, 7 * scale, 1);
@@ -286,7 +287,7 @@ static void test_drop_negative(void **state)
 	tp_init(&p);
 	tp_sym(&p, 0x10, "a");
 	tp_sym(&p, 0x20, "b");
-	const uint64_t sa[] = {0x10}, sb[] = {0x20};
+	const uint64_t sa[] = { 0x10 }, sb[] = { 0x20 };
 	tp_stack(&p, sa, 1, 10, 1);
 	assert_int_equal(jh_model_add_profile(&m, &p, 0, NULL, &d), 0);
 	tp_release(&p);
@@ -317,7 +318,7 @@ static void test_missing_symbol(void **state)
 	struct jh_profile p;
 	tp_init(&p);
 	tp_sym(&p, 0x10, "a");
-	const uint64_t s[] = {0x10, 0xabc, 0xffffffffff60000fULL};
+	const uint64_t s[] = { 0x10, 0xabc, 0xffffffffff60000fULL };
 	tp_stack(&p, s, 3, 10, 1);
 	tm_single(&m, &p);
 	struct jh_options o;
@@ -344,7 +345,8 @@ static void test_tag_collisions(void **state)
 	tp_sym(&p, 0x1200, "make(long)<0000000000001210>");
 	tp_sym(&p, 0x1300, "main<0000000000001000>--make(int)<00000000000011f0>");
 	tp_sym(&p, 0x1400, "solo(int)<0000000000001400>");
-	const uint64_t s1[] = {0x1100, 0x1300}, s2[] = {0x1200, 0x1300}, s3[] = {0x1400, 0x1300};
+	const uint64_t s1[] = { 0x1100, 0x1300 }, s2[] = { 0x1200, 0x1300 },
+		       s3[] = { 0x1400, 0x1300 };
 	tp_stack(&p, s1, 2, 100, 1);
 	tp_stack(&p, s2, 2, 100, 1);
 	tp_stack(&p, s3, 2, 100, 1);
@@ -375,7 +377,7 @@ static void test_sort_ties(void **state)
 	tp_sym(&p, 0x20, "alpha");
 	tp_sym(&p, 0x30, "main");
 	tp_sym(&p, 0x40, "other");
-	const uint64_t z1[] = {0x10, 0x30}, z2[] = {0x10, 0x40}, a[] = {0x20, 0x30};
+	const uint64_t z1[] = { 0x10, 0x30 }, z2[] = { 0x10, 0x40 }, a[] = { 0x20, 0x30 };
 	tp_stack(&p, z1, 2, 0.1, 1);
 	tp_stack(&p, z2, 2, 0.2, 1);
 	tp_stack(&p, a, 2, 0.3, 1);

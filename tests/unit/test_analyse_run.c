@@ -22,11 +22,22 @@ static void test_callback_run(void **state)
 		const char *name;
 		int want;
 	} cases[] = {
-		{"Callback::Run", 1}, {"base::internal::CallbackImpl::Run", 1},
-		{"MyCallback::Run", 1}, {"xCallback::Run", 1}, {"Callback::Run::Run", 1},
-		{"a::Run::Callback::Run", 1}, {"CallbackRun", 0}, {"Foo::Run", 0},
-		{"Callback::Run (inline)", 0}, {"Callback::RunX", 0}, {"Callback::Run@1f0", 0},
-		{"::Run", 0}, {"Callbac::Run", 0}, {"Run", 0}, {"Callback::", 0}, {"", 0},
+		{ "Callback::Run", 1 },
+		{ "base::internal::CallbackImpl::Run", 1 },
+		{ "MyCallback::Run", 1 },
+		{ "xCallback::Run", 1 },
+		{ "Callback::Run::Run", 1 },
+		{ "a::Run::Callback::Run", 1 },
+		{ "CallbackRun", 0 },
+		{ "Foo::Run", 0 },
+		{ "Callback::Run (inline)", 0 },
+		{ "Callback::RunX", 0 },
+		{ "Callback::Run@1f0", 0 },
+		{ "::Run", 0 },
+		{ "Callbac::Run", 0 },
+		{ "Run", 0 },
+		{ "Callback::", 0 },
+		{ "", 0 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (jh_is_callback_run(cases[i].name) != cases[i].want)
@@ -57,8 +68,9 @@ static void test_numbering(void **state)
 	tp_sym(&p, 0x40, "main");
 	tp_sym(&p, 0x50, "other");
 	tp_sym(&p, 0x60, "Callback<C>::Run() const--inl");
-	const uint64_t s0[] = {0x10, 0x20, 0x40}, s1[] = {0x10, 0x30, 0x40}, s2[] = {0x20, 0x40},
-		       s3[] = {0x50, 0x20, 0x30, 0x40}, s4[] = {0x60, 0x40};
+	const uint64_t s0[] = { 0x10, 0x20, 0x40 }, s1[] = { 0x10, 0x30, 0x40 },
+		       s2[] = { 0x20, 0x40 }, s3[] = { 0x50, 0x20, 0x30, 0x40 },
+		       s4[] = { 0x60, 0x40 };
 	tp_stack(&p, s0, 3, 100, 1);
 	tp_stack(&p, s1, 3, 50, 1);
 	tp_stack(&p, s2, 2, 30, 1);
@@ -75,12 +87,12 @@ static void test_numbering(void **state)
 	jh_u64map_init(&run_ids);
 	assert_int_equal(ta_analyse(&g, &m, &o, -1, &run_ids, &d), 0);
 	check(&g, "leaf", 150, 150);
-	check(&g, "Run#1", 0, 150);  /* A and B, both calling leaf */
-	check(&g, "Run#2", 30, 35);  /* A as the leaf, and C (its inlined level is the leaf) */
+	check(&g, "Run#1", 0, 150); /* A and B, both calling leaf */
+	check(&g, "Run#2", 30, 35); /* A as the leaf, and C (its inlined level is the leaf) */
 	check(&g, "inl (inline)", 5, 5);
 	check(&g, "other", 7, 7);
-	check(&g, "Run#3", 0, 7);    /* A calling other */
-	check(&g, "Run#4", 0, 7);    /* B calling A */
+	check(&g, "Run#3", 0, 7); /* A calling other */
+	check(&g, "Run#4", 0, 7); /* B calling A */
 	check(&g, "main", 0, 192);
 	assert_null(tg_node(&g, "Callback::Run"));
 	assert_int_equal(g.nnodes, 8);

@@ -68,7 +68,7 @@ static void test_bad_inputs(void **state)
 	for (size_t i = 0; i < n; i++) {
 		char *input = xstrndup(names[i], strlen(names[i]) - strlen(".expected"));
 		struct jh_profile p;
-		struct jh_diag d = {{0}, 0};
+		struct jh_diag d = { { 0 }, 0 };
 		jh_profile_init(&p);
 		int rc = jh_profile_read(&p, input, &d);
 		jh_profile_release(&p);
@@ -117,7 +117,7 @@ static void test_fuzz_regressions(void **state)
 		char path[8192];
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		struct jh_profile p;
-		struct jh_diag d = {{0}, 0};
+		struct jh_diag d = { { 0 }, 0 };
 		jh_profile_init(&p);
 		int rc = jh_profile_read(&p, path, &d);
 		jh_profile_release(&p);

@@ -58,7 +58,7 @@ static void check_one(const char *const *s, const size_t *n, unsigned count, int
 static void test_round_trip(void **state)
 {
 	(void)state;
-	static const size_t seps[] = {0, 1, 9};
+	static const size_t seps[] = { 0, 1, 9 };
 	for (int it = 0; it < 20000; it++) {
 		const char *s[JH_COLL_INREC];
 		size_t n[JH_COLL_INREC];

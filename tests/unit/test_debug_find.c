@@ -44,7 +44,7 @@ static int setup(void **state)
 static void test_find_binary(void **state)
 {
 	(void)state;
-	struct jh_symbolizer_opts o = {0};
+	struct jh_symbolizer_opts o = { 0 };
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
 	char *prog = path("prog");
@@ -54,8 +54,9 @@ static void test_find_binary(void **state)
 
 	/* --path-map: the first OLD that is a prefix (at a '/' boundary) wins */
 	char *to = path("");
-	struct jh_path_map pm[3] = {{"/build/outx", "/nonexistent"}, {"/build/out", to},
-				    {"/build", "/nonexistent2"}};
+	struct jh_path_map pm[3] = { { "/build/outx", "/nonexistent" },
+				     { "/build/out", to },
+				     { "/build", "/nonexistent2" } };
 	o.path_maps = pm;
 	o.npath_maps = 3;
 	got = jh_find_binary(&o, "/build/out/prog", NULL);
@@ -78,7 +79,7 @@ static void test_find_binary(void **state)
 	/* --lib_prefix: all prefixes with the whole path, then minus one directory... */
 	sh("mkdir -p lp/y && cp prog lp/y/lib.so");
 	char *lp = path("lp");
-	char *pref[2] = {"/nonexistent", lp};
+	char *pref[2] = { "/nonexistent", lp };
 	o.lib_prefixes = pref;
 	o.nlib_prefixes = 2;
 	jh_sb_reset(&tried);
@@ -87,8 +88,9 @@ static void test_find_binary(void **state)
 	assert_string_equal(got, want);
 	struct jh_sb order = JH_SB_INIT;
 	jh_sb_init(&order);
-	jh_sb_addf(&order, "/nonexistent/x/y/lib.so, %s/x/y/lib.so, /nonexistent/y/lib.so, %s/y/lib.so",
-		   lp, lp);
+	jh_sb_addf(&order,
+		   "/nonexistent/x/y/lib.so, %s/x/y/lib.so, /nonexistent/y/lib.so, %s/y/lib.so", lp,
+		   lp);
 	assert_string_equal(tried.buf, order.buf);
 	jh_sb_release(&order);
 	free(got);
@@ -133,8 +135,8 @@ static void test_find_debug(void **state)
 {
 	(void)state;
 	char *dd = path("dd");
-	char *dirs[1] = {dd};
-	struct jh_symbolizer_opts o = {0};
+	char *dirs[1] = { dd };
+	struct jh_symbolizer_opts o = { 0 };
 	o.debug_dirs = dirs;
 	o.ndebug_dirs = 1;
 	char *r;
@@ -143,9 +145,11 @@ static void test_find_debug(void **state)
 	free(r);
 
 	/* .gnu_debuglink next to the binary, in .debug/, under the debug dir */
-	sh("mkdir -p a b/.debug c && strip --strip-all -o a/p prog && objcopy --add-gnu-debuglink=prog.debug a/p"
+	sh("mkdir -p a b/.debug c && strip --strip-all -o a/p prog && objcopy "
+	   "--add-gnu-debuglink=prog.debug a/p"
 	   " && cp a/p b/p && cp a/p c/p && cp prog.debug a/ && cp prog.debug b/.debug/"
-	   " && mkdir -p dd%s/c && cp prog.debug dd%s/c/", tmp, tmp);
+	   " && mkdir -p dd%s/c && cp prog.debug dd%s/c/",
+	   tmp, tmp);
 	assert_string_equal(r = debug_of(&o, "a/p"), "a/prog.debug");
 	free(r);
 	assert_string_equal(r = debug_of(&o, "b/p"), "b/.debug/prog.debug");
@@ -180,9 +184,9 @@ static void test_find_debug(void **state)
 
 static char *alt_of(const char *rel)
 {
-	struct jh_symbolizer_opts o = {0};
+	struct jh_symbolizer_opts o = { 0 };
 	char *dd = path("nodd");
-	char *dirs[1] = {dd};
+	char *dirs[1] = { dd };
 	o.debug_dirs = dirs;
 	o.ndebug_dirs = 1;
 	struct jh_elf_image *dbg = img(rel);
@@ -201,7 +205,8 @@ static void test_find_alt(void **state)
 		skip();
 	char *r;
 	/* .gnu_debugaltlink relative to the debug file's directory, build-id checked */
-	sh("mkdir -p z && cp prog z/x && cp other z/y && cd z && dwz -m common.debug -M common.debug x y");
+	sh("mkdir -p z && cp prog z/x && cp other z/y && cd z && dwz -m common.debug -M "
+	   "common.debug x y");
 	assert_string_equal(r = alt_of("z/x"), "z/common.debug");
 	free(r);
 	sh("cd z && mv common.debug common.good && cp ../prog.debug common.debug");
@@ -209,7 +214,8 @@ static void test_find_alt(void **state)
 	free(r);
 	sh("cd z && mv common.good common.debug");
 	/* DWARF 5 .debug_sup with an absolute name, checked by its checksum */
-	sh("mkdir -p z5 && cp prog z5/x && cp other z5/y && cd z5 && dwz -5 -m %s/z5/sup.debug -M %s/z5/sup.debug x y",
+	sh("mkdir -p z5 && cp prog z5/x && cp other z5/y && cd z5 && dwz -5 -m %s/z5/sup.debug -M "
+	   "%s/z5/sup.debug x y",
 	   tmp, tmp);
 	assert_string_equal(r = alt_of("z5/x"), "z5/sup.debug");
 	free(r);

@@ -37,16 +37,22 @@ static void test_cxx(void **state)
 	check("_Z3fooi.cold", "foo(int) [clone .cold]");
 	check("_Z3fooi.isra.0", "foo(int) [clone .isra.0]");
 	/* return types of templates, no DMGL_VERBOSE expansion of std::allocator */
-	check("_ZNSt6vectorIlSaIlEE17_M_realloc_insertIJlEEEvN9__gnu_cxx17__normal_iteratorIPlS1_EEDpOT_",
+	check("_ZNSt6vectorIlSaIlEE17_M_realloc_insertIJlEEEvN9__gnu_cxx17__normal_iteratorIPlS1_"
+	      "EEDpOT_",
 	      "void std::vector<long, std::allocator<long> >::_M_realloc_insert<long>"
-	      "(__gnu_cxx::__normal_iterator<long*, std::vector<long, std::allocator<long> > >, long&&)");
-	check("_ZNSt8_Rb_treeINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESt4pairIKS5_iESt10_"
+	      "(__gnu_cxx::__normal_iterator<long*, std::vector<long, std::allocator<long> > >, "
+	      "long&&)");
+	check("_ZNSt8_Rb_treeINSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESt4pairIKS5_"
+	      "iESt10_"
 	      "Select1stIS8_ESt4lessIS5_ESaIS8_EE24_M_get_insert_unique_posERS7_",
-	      "std::_Rb_tree<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, "
-	      "std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> > const, int>, "
+	      "std::_Rb_tree<std::__cxx11::basic_string<char, std::char_traits<char>, "
+	      "std::allocator<char> >, "
+	      "std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, "
+	      "std::allocator<char> > const, int>, "
 	      "std::_Select1st<std::pair<std::__cxx11::basic_string<char, std::char_traits<char>, "
 	      "std::allocator<char> > const, int> >, std::less<std::__cxx11::basic_string<char, "
-	      "std::char_traits<char>, std::allocator<char> > >, std::allocator<std::pair<std::__cxx11::"
+	      "std::char_traits<char>, std::allocator<char> > >, "
+	      "std::allocator<std::pair<std::__cxx11::"
 	      "basic_string<char, std::char_traits<char>, std::allocator<char> > const, int> > >::"
 	      "_M_get_insert_unique_pos(std::__cxx11::basic_string<char, std::char_traits<char>, "
 	      "std::allocator<char> > const&)");

@@ -7,27 +7,26 @@
 
 #include <inttypes.h>
 
-static const char sym_text[] =
-	"--- symbol\n"
-	"binary=/bin/x\n"
-	"0x0000000000001010 f--inl\n"
-	"0x0000000000001000 main\n"
-	"0x0000000000001020 g\n"
-	"0x0000000000001040 unused\n"
-	"---\n"
-	"--- heap\n"
-	"heap_v2/0\n"
-	"  t*: 9: 900 [0: 0]\n"
-	"  t1: 4: 400 [0: 0] worker\n"
-	"@ 0x1010 0x1001\n"
-	"  t*: 2: 200 [0: 0]\n"
-	"  t1: 2: 200 [0: 0]\n"
-	"@ 0x1020 0x1031 0x1001\n"
-	"  t*: 3: 300 [0: 0]\n"
-	"  t2: 3: 300 [0: 0]\n"
-	"@ 0x1010 0x1001\n"
-	"  t*: 4: 400 [0: 0]\n"
-	"@ 0x9999\n";
+static const char sym_text[] = "--- symbol\n"
+			       "binary=/bin/x\n"
+			       "0x0000000000001010 f--inl\n"
+			       "0x0000000000001000 main\n"
+			       "0x0000000000001020 g\n"
+			       "0x0000000000001040 unused\n"
+			       "---\n"
+			       "--- heap\n"
+			       "heap_v2/0\n"
+			       "  t*: 9: 900 [0: 0]\n"
+			       "  t1: 4: 400 [0: 0] worker\n"
+			       "@ 0x1010 0x1001\n"
+			       "  t*: 2: 200 [0: 0]\n"
+			       "  t1: 2: 200 [0: 0]\n"
+			       "@ 0x1020 0x1031 0x1001\n"
+			       "  t*: 3: 300 [0: 0]\n"
+			       "  t2: 3: 300 [0: 0]\n"
+			       "@ 0x1010 0x1001\n"
+			       "  t*: 4: 400 [0: 0]\n"
+			       "@ 0x9999\n";
 
 static int read_flags(struct jh_profile *p, const char *text, int dense, int no_threads,
 		      struct jh_diag *d)
@@ -65,8 +64,8 @@ static void test_same_stacks(void **state)
 	}
 	/* ids in the order of first use, symbol lines attached */
 	assert_int_equal(b.nupcs, 4);
-	static const uint64_t order[] = {0x1010, 0x1000, 0x1020, 0x1030};
-	static const char *names[] = {"f--inl", "main", "g", NULL};
+	static const uint64_t order[] = { 0x1010, 0x1000, 0x1020, 0x1030 };
+	static const char *names[] = { "f--inl", "main", "g", NULL };
 	for (size_t i = 0; i < 4; i++) {
 		assert_true(b.upcs[i] == order[i]);
 		if (names[i]) {
@@ -126,7 +125,7 @@ static void test_no_threads_checks(void **state)
 static void test_two_tables(void **state)
 {
 	(void)state;
-	static const uint64_t hi[] = {0x55b0, 0x7f7e, 0x1};
+	static const uint64_t hi[] = { 0x55b0, 0x7f7e, 0x1 };
 	struct jh_sb t = JH_SB_INIT;
 	jh_sb_init(&t);
 	jh_sb_adds(&t, "--- symbol\n");
@@ -145,7 +144,8 @@ static void test_two_tables(void **state)
 		for (uint64_t k = 0; k < 4; k++) {
 			uint64_t i = (s * 7 + k * 1999) % 3000;
 			/* caller-adjusted by the reader: +1 but the leaf */
-			jh_sb_addf(&t, " 0x%" PRIx64, (hi[(s + k) % 3] << 32 | (0x1000 + 16 * i)) + (k > 0));
+			jh_sb_addf(&t, " 0x%" PRIx64,
+				   (hi[(s + k) % 3] << 32 | (0x1000 + 16 * i)) + (k > 0));
 		}
 		jh_sb_adds(&t, "\n  t*: 1: 8 [0: 0]\n");
 	}
@@ -191,18 +191,18 @@ static void test_densify(void **state)
 	(void)state;
 	struct jh_profile p;
 	jh_profile_init(&p);
-	uint64_t s1[] = {7, 3, 9}, s2[] = {3, 5}, s3[] = {7, 3, 9};
+	uint64_t s1[] = { 7, 3, 9 }, s2[] = { 3, 5 }, s3[] = { 7, 3, 9 };
 	assert_int_equal(jh_profile_intern_stack(&p, s1, 3), 0);
 	assert_int_equal(jh_profile_intern_stack(&p, s2, 2), 1);
 	assert_int_equal(jh_profile_intern_stack(&p, s3, 3), 0);
 	jh_profile_densify(&p);
 	assert_true(p.dense_pcs && !p.pcs && p.npcids == 5 && p.nupcs == 4);
-	static const uint32_t ids[] = {0, 1, 2, 1, 3};
+	static const uint32_t ids[] = { 0, 1, 2, 1, 3 };
 	assert_memory_equal(p.pcids, ids, sizeof(ids));
 	assert_true(p.upcs[3] == 5);
 	/* interning goes on with ids: equal stacks are still found */
 	assert_int_equal(jh_profile_intern_stack(&p, s2, 2), 1);
-	uint64_t s4[] = {5, 11};
+	uint64_t s4[] = { 5, 11 };
 	assert_int_equal(jh_profile_intern_stack(&p, s4, 2), 2);
 	jh_profile_densify(&p); /* flushes the ids still pending */
 	assert_int_equal(p.nupcs, 5);
@@ -236,10 +236,8 @@ static void test_second_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_same_stacks),
-		cmocka_unit_test(test_no_threads_checks),
-		cmocka_unit_test(test_two_tables),
-		cmocka_unit_test(test_densify),
+		cmocka_unit_test(test_same_stacks), cmocka_unit_test(test_no_threads_checks),
+		cmocka_unit_test(test_two_tables),  cmocka_unit_test(test_densify),
 		cmocka_unit_test(test_second_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,18 +36,20 @@ static char *run(const char *fmt, ...)
 static int setup(void **state)
 {
 	(void)state;
-	return symtest_setup("elf_image",
-			     "gcc -nostdlib -no-pie -Wl,-e,main -Wl,--build-id $S/symtab.s -o symtab"
-			     " && gcc -O2 -g -Wl,--build-id $S/symprog.c stub.c -o prog"
-			     " && objcopy --only-keep-debug prog prog.debug && strip --strip-all -o prog.stripped prog"
-			     " && objcopy --add-gnu-debuglink=prog.debug prog.stripped");
+	return symtest_setup(
+		"elf_image",
+		"gcc -nostdlib -no-pie -Wl,-e,main -Wl,--build-id $S/symtab.s -o symtab"
+		" && gcc -O2 -g -Wl,--build-id $S/symprog.c stub.c -o prog"
+		" && objcopy --only-keep-debug prog prog.debug && strip --strip-all -o "
+		"prog.stripped prog"
+		" && objcopy --add-gnu-debuglink=prog.debug prog.stripped");
 }
 
 static struct jh_elf_image *open_tmp(const char *name)
 {
 	char p[512];
 	snprintf(p, sizeof p, "%s/%s", tmp, name);
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_elf_image *im = jh_elf_image_open(p, &d);
 	assert_non_null(im);
 	return im;
@@ -67,16 +69,16 @@ static void test_symbol_rules(void **state)
 	char *out = run("nm %s/symtab | awk '/ main$/{print $1}'", tmp);
 	uint64_t base = strtoull(out, NULL, 16);
 	free(out);
-	assert_string_equal(name_at(im, base), "main");      /* size 3 beats 2; last of equals */
+	assert_string_equal(name_at(im, base), "main");       /* size 3 beats 2; last of equals */
 	assert_string_equal(name_at(im, base + 3), "zerofn"); /* zero size: up to next symbol */
 	assert_string_equal(name_at(im, base + 6), "zerofn");
 	assert_string_equal(name_at(im, base + 7), "notypelabel");
 	assert_string_equal(name_at(im, base + 9), "notypelabel"); /* .Lhidden is no name */
 	assert_string_equal(name_at(im, base + 10), "sized");
-	assert_string_equal(name_at(im, base + 12), "??");   /* past a sized symbol: nothing */
+	assert_string_equal(name_at(im, base + 12), "??"); /* past a sized symbol: nothing */
 	assert_string_equal(name_at(im, base + 13), "??");
 	assert_string_equal(name_at(im, base + 14), "lastzero");
-	assert_string_equal(name_at(im, base - 1), "??");    /* below the first symbol */
+	assert_string_equal(name_at(im, base - 1), "??"); /* below the first symbol */
 
 	char *want = run("for i in $(seq 0 40); do printf '0x%%x\\n' $((0x%llx + i)); done |"
 			 " llvm-symbolizer --obj=%s/symtab | awk 'NR%%3==1'",
@@ -148,7 +150,7 @@ static void test_dynsym(void **state)
 {
 	(void)state;
 	const char *je = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_elf_image *im = jh_elf_image_open(je, &d);
 	if (!im)
 		skip();
@@ -176,7 +178,7 @@ static void test_dynsym(void **state)
 static void test_bad_files(void **state)
 {
 	(void)state;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	assert_null(jh_elf_image_open("/nonexistent/x.so", &d));
 	assert_non_null(strstr(d.msg, "/nonexistent/x.so"));
 	char p[512];

@@ -42,9 +42,9 @@ static void test_rnglists_hidden(void **state)
 {
 	(void)state;
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/testdata/fuzz-regressions/elf/rnglists-length-overflow.elf",
-		 getenv("JH_SRC"));
-	struct jh_diag d = {{0}, 0};
+	snprintf(path, sizeof(path),
+		 "%s/testdata/fuzz-regressions/elf/rnglists-length-overflow.elf", getenv("JH_SRC"));
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_sections *s = jh_sections_open(path, &d);
 	assert_non_null(s);
 	const struct jh_section *rl = jh_sections_find(s, ".debug_rnglists");

@@ -56,7 +56,7 @@ static char *mem_lines(const void *data, size_t n, int *rc, struct jh_diag *d)
 	struct jh_input *in = jh_input_mem(data, n, "m");
 	char *s = all_lines(in, rc, d);
 	struct jh_input *in2 = jh_input_mem(data, n, "m");
-	struct jh_diag d2 = {{0}, 0};
+	struct jh_diag d2 = { { 0 }, 0 };
 	int rc2;
 	char *s2 = all_lines_halves(in2, &rc2, &d2);
 	assert_string_equal(s2, s);
@@ -101,7 +101,7 @@ static void *zstd_bytes(const char *text, size_t n, size_t *out)
 static void test_lines_crlf(void **state)
 {
 	(void)state;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	const char t[] = "a\r\nbb\n\r\n\nlast\r";
 	struct jh_input *in = jh_input_mem(t, sizeof(t) - 1, "m");
@@ -135,7 +135,7 @@ static void test_long_lines(void **state)
 	char *t = malloc(n + 16);
 	memset(t, 'x', n);
 	memcpy(t + n, "\nend\n", 6);
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	char *s = mem_lines(t, n + 5, &rc, &d);
 	assert_int_equal(rc, 0);
@@ -148,7 +148,7 @@ static void test_long_lines(void **state)
 static void test_nul_byte(void **state)
 {
 	(void)state;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	const char t[] = "heap_v2/1\nok\nbad\0line\n";
 	free(mem_lines(t, sizeof(t) - 1, &rc, &d));
@@ -162,7 +162,7 @@ static void test_nul_byte(void **state)
  * byte, or in decompressed data; the lines before it are all read. */
 static void check_nul_at(const char *t, size_t n, int compress, unsigned long line)
 {
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	size_t zn = n;
 	void *z = compress ? gzip_bytes(t, n, &zn) : NULL;
@@ -186,7 +186,7 @@ static void test_nul_byte_anywhere(void **state)
 	char *t = malloc(n);
 	for (size_t i = 0; i < n; i++)
 		t[i] = i % 100 == 99 ? '\n' : 'a'; /* line k ends at byte 100k + 99 */
-	size_t at[] = {0, 98, 100, 131071, 131072, 131073, 500050, n - 2};
+	size_t at[] = { 0, 98, 100, 131071, 131072, 131073, 500050, n - 2 };
 	for (size_t k = 0; k < sizeof(at) / sizeof(at[0]); k++) {
 		t[at[k]] = 0;
 		check_nul_at(t, n, 0, at[k] / 100 + 1);
@@ -210,7 +210,7 @@ static void test_gzip_zstd(void **state)
 	jh_sb_init(&text);
 	for (int i = 0; i < 200000; i++)
 		jh_sb_addf(&text, "line %d\r\n", i);
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	char *plain = mem_lines(text.buf, text.len, &rc, &d);
 	size_t gn, zn;
@@ -277,7 +277,7 @@ static void test_gzip_zstd(void **state)
 static void test_files(void **state)
 {
 	(void)state;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	assert_null(jh_input_open("/nonexistent/x.heap", &d));
 	assert_string_equal(d.msg, "/nonexistent/x.heap: cannot open: No such file or directory");
 	assert_int_equal(d.code, JH_EXIT_INPUT);
@@ -319,12 +319,9 @@ static void test_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_lines_crlf),
-		cmocka_unit_test(test_long_lines),
-		cmocka_unit_test(test_nul_byte),
-		cmocka_unit_test(test_nul_byte_anywhere),
-		cmocka_unit_test(test_gzip_zstd),
-		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_lines_crlf), cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_nul_byte),   cmocka_unit_test(test_nul_byte_anywhere),
+		cmocka_unit_test(test_gzip_zstd),  cmocka_unit_test(test_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

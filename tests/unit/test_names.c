@@ -29,13 +29,15 @@ static void test_spec_examples(void **state)
 {
 	(void)state;
 	check_short("void std::vector<long, std::allocator<long> >::_M_realloc_insert<long>"
-		    "(__gnu_cxx::__normal_iterator<long*, std::vector<long, std::allocator<long> > >, long&&)",
+		    "(__gnu_cxx::__normal_iterator<long*, std::vector<long, std::allocator<long> > "
+		    ">, long&&)",
 		    "std::vector::_M_realloc_insert");
 	check_short("DB::Foo::bar(int) const", "DB::Foo::bar");
 	check_short("operator new[](unsigned long)", "operator new[]");
 	check_short("main<0000000000001110>", "main");
 	check_short("ns::makeMap[abi:cxx11](int)", "ns::makeMap[abi:cxx11]");
-	check_short("DB::f()::{lambda(int)#1}::operator()(int) const", "DB::f::{lambda#1}::operator");
+	check_short("DB::f()::{lambda(int)#1}::operator()(int) const",
+		    "DB::f::{lambda#1}::operator");
 	check_short("std::operator<< <char>(std::ostream&, char const*)", "std::operator<< ");
 	check_short("int (anonymous namespace)::foo(int)", "int ::foo");
 	check_short("void* newImpl<false>(unsigned long)", "void* newImpl");
@@ -89,10 +91,12 @@ static void test_against_perl(void **state)
 		print_message("perl not found: skipped\n");
 		return;
 	}
-	static const char *const toks[] = {"(", ")", "<", ">", " ", "a", "b", "::", "x::", "\t",
-					   "()", "<>", "((", ")) ", "w ", "const", " const",
-					   "co", "cons", "nst", "t", "c", "(x)", "onst",
-					   "co(x)nst", "(a(x))", "c(x)o(y)nst"};
+	static const char *const toks[] = { "(",      ")",          "<",   ">",    " ",
+					    "a",      "b",          "::",  "x::",  "\t",
+					    "()",     "<>",         "((",  ")) ",  "w ",
+					    "const",  " const",     "co",  "cons", "nst",
+					    "t",      "c",          "(x)", "onst", "co(x)nst",
+					    "(a(x))", "c(x)o(y)nst" };
 	char in[] = "/tmp/jh_sfn_XXXXXX";
 	int fd = mkstemp(in);
 	assert_true(fd >= 0);
@@ -114,7 +118,8 @@ static void test_against_perl(void **state)
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd),
 		 "perl -ne 'chomp; while (s/\\([^()]*\\)(\\s*const)?//g) {} "
-		 "while (s/<[^<>]*>//g) {} s/^.*\\s+(\\w+::)/$1/; print \"$_\\n\"' %s", in);
+		 "while (s/<[^<>]*>//g) {} s/^.*\\s+(\\w+::)/$1/; print \"$_\\n\"' %s",
+		 in);
 	FILE *p = popen(cmd, "r");
 	assert_non_null(p);
 	char *buf = NULL;
@@ -160,17 +165,19 @@ static void test_location_names(void **state)
 	memset(&m, 0, sizeof(m));
 	jh_intern_init(&m.names);
 	struct jh_frame fr[4] = {
-		{jh_intern(&m.names, "outer(int)"), NULL, 0},
-		{NULL, NULL, 0},
-		{jh_intern(&m.names, "a;b\nc"), NULL, 0},
-		{NULL, jh_intern(&m.names, "/src/x.c"), 12},
+		{ jh_intern(&m.names, "outer(int)"), NULL, 0 },
+		{ NULL, NULL, 0 },
+		{ jh_intern(&m.names, "a;b\nc"), NULL, 0 },
+		{ NULL, jh_intern(&m.names, "/src/x.c"), 12 },
 	};
 	m.frames.items = fr;
 	m.frames.nr = 4;
 	struct jh_sb sb;
 	jh_sb_init(&sb);
 
-	struct jh_location emb = {.pc = 0x1234, .status = JH_SYM_EMBEDDED, .first = 0, .nframes = 3};
+	struct jh_location emb = {
+		.pc = 0x1234, .status = JH_SYM_EMBEDDED, .first = 0, .nframes = 3
+	};
 	jh_collapsed_name(&sb, &m, &emb);
 	assert_string_equal(sb.buf, "outer(int);??:0[inline];a:b c[inline]");
 
@@ -178,7 +185,7 @@ static void test_location_names(void **state)
 	jh_frame_fileline(&sb, &m, &emb, 0);
 	assert_string_equal(sb.buf, "?");
 
-	struct jh_location full = {.pc = 0x1234, .status = JH_SYM_FULL, .first = 3, .nframes = 1};
+	struct jh_location full = { .pc = 0x1234, .status = JH_SYM_FULL, .first = 3, .nframes = 1 };
 	jh_sb_reset(&sb);
 	jh_frame_fileline(&sb, &m, &full, 0);
 	assert_string_equal(sb.buf, "/src/x.c:12");
@@ -186,8 +193,10 @@ static void test_location_names(void **state)
 	jh_collapsed_name(&sb, &m, &full);
 	assert_string_equal(sb.buf, "/src/x.c:12");
 
-	struct jh_location unk = {.pc = 0x7f00001234, .module = "/usr/lib/libfoo.so.1",
-				  .modaddr = 0x1234, .status = JH_SYM_UNKNOWN};
+	struct jh_location unk = { .pc = 0x7f00001234,
+				   .module = "/usr/lib/libfoo.so.1",
+				   .modaddr = 0x1234,
+				   .status = JH_SYM_UNKNOWN };
 	jh_sb_reset(&sb);
 	jh_unknown_name(&sb, &unk);
 	assert_string_equal(sb.buf, "libfoo.so.1+0x1234");
@@ -203,12 +212,9 @@ static void test_location_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spec_examples),
-		cmocka_unit_test(test_details),
-		cmocka_unit_test(test_double_const),
-		cmocka_unit_test(test_against_perl),
-		cmocka_unit_test(test_namer_cache),
-		cmocka_unit_test(test_location_names),
+		cmocka_unit_test(test_spec_examples), cmocka_unit_test(test_details),
+		cmocka_unit_test(test_double_const),  cmocka_unit_test(test_against_perl),
+		cmocka_unit_test(test_namer_cache),   cmocka_unit_test(test_location_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

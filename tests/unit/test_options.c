@@ -31,7 +31,8 @@ static void test_spellings(void **state)
 	struct jh_options o;
 	struct jh_diag d;
 	assert_int_equal(parse(&o, &d, "-text", "--base", "b1", "-base=b2", "--show_byte",
-			       "--focus=a|b", "-thread", "3", "p.heap", NULL), 0);
+			       "--focus=a|b", "-thread", "3", "p.heap", NULL),
+			 0);
 	assert_int_equal(o.output, JH_OUT_TEXT);
 	assert_int_equal(o.nbases, 2);
 	assert_string_equal(o.bases[0], "b1");
@@ -46,7 +47,8 @@ static void test_spellings(void **state)
 	jh_options_release(&o);
 
 	assert_int_equal(parse(&o, &d, "--collapsed", "--no-show_bytes", "--thread=*",
-			       "--nodefraction=0.01", "--alloc_objects", "-", "x", NULL), 0);
+			       "--nodefraction=0.01", "--alloc_objects", "-", "x", NULL),
+			 0);
 	assert_int_equal(o.output, JH_OUT_COLLAPSED);
 	assert_true(o.thread_all);
 	assert_int_equal(o.value, JH_ALLOC_OBJECTS);
@@ -88,7 +90,8 @@ static void test_top_and_symbols(void **state)
 	assert_string_equal(o.program, "/bin/true");
 	jh_options_release(&o);
 	assert_int_equal(parse(&o, &d, "--list=foo", "--lib_prefix=/a/,/b", "--path-map=/x=/y",
-			       "--debug-dir", "/d", "p", NULL), 0);
+			       "--debug-dir", "/d", "p", NULL),
+			 0);
 	assert_int_equal(o.output, JH_OUT_LIST);
 	assert_string_equal(o.list_re, "foo");
 	assert_int_equal(o.sym.nlib_prefixes, 2);

@@ -7,11 +7,11 @@ static const struct {
 	double objs, bytes;
 	long long shown; /* --show_bytes prints the truncated value */
 } table23[] = {
-	{"200: 11468790", 200.000, 11468799.54, 11468799},
-	{"683: 702149", 3077.04, 3163312.87, 3163312},
-	{"294: 18816", 18963.38, 1213656.50, 1213656},
-	{"8: 8388608", 8, 8388608, 8388608},
-	{"1: 20485", 1.007, 20623.79, 20623},
+	{ "200: 11468790", 200.000, 11468799.54, 11468799 },
+	{ "683: 702149", 3077.04, 3163312.87, 3163312 },
+	{ "294: 18816", 18963.38, 1213656.50, 1213656 },
+	{ "8: 8388608", 8, 8388608, 8388608 },
+	{ "1: 20485", 1.007, 20623.79, 20623 },
 };
 
 static void test_spec_table(void **state)
@@ -29,7 +29,7 @@ static void test_spec_table(void **state)
 	assert_int_equal(p.period, 4096);
 	assert_int_equal(p.nstacks, JH_ARRAY_SIZE(table23));
 	for (size_t i = 0; i < JH_ARRAY_SIZE(table23); i++) {
-		uint64_t pcs[2] = {0x100 + i, 0x55b0b961674a};
+		uint64_t pcs[2] = { 0x100 + i, 0x55b0b961674a };
 		const struct jh_stack *s = find_stack(&p, pcs, 2);
 		assert_non_null(s);
 		assert_near(s->c.v[JH_INUSE_OBJECTS], table23[i].objs, 0.006);
@@ -89,7 +89,7 @@ static void test_threads(void **state)
 	assert_int_equal(p.threads[2].uid, 7);
 	assert_null(p.threads[2].name);
 	assert_int_equal(p.nstacks, 2);
-	uint64_t a[2] = {0x10, 0x1f};
+	uint64_t a[2] = { 0x10, 0x1f };
 	const struct jh_stack *s = find_stack(&p, a, 2);
 	assert_non_null(s);
 	assert_true(s->c.v[0] == 6 && s->c.v[1] == 60);
@@ -115,7 +115,7 @@ static void test_fixup_and_addresses(void **state)
 	read_ok(&p, "heap_v2/1\n"
 		    "@ 55b0b961674b 0x0 0X00000000000000000000000ABC ffffffffff600010\n"
 		    "  t*: 1: 8 [0: 0]\n");
-	uint64_t want[4] = {0x55b0b961674b, UINT64_MAX, 0xabb, 0xffffffffff60000f};
+	uint64_t want[4] = { 0x55b0b961674b, UINT64_MAX, 0xabb, 0xffffffffff60000f };
 	assert_non_null(find_stack(&p, want, 4));
 	jh_profile_release(&p);
 }
@@ -138,7 +138,8 @@ static void test_hex_lengths(void **state)
 			int digits = 1 + (int)((x >> 3) % 16);
 			uint64_t v = digits == 16 ? x : x & ((1ULL << (4 * digits)) - 1);
 			char hex[40];
-			snprintf(hex, sizeof(hex), (x & 1) ? "%llX" : "%llx", (unsigned long long)v);
+			snprintf(hex, sizeof(hex), (x & 1) ? "%llX" : "%llx",
+				 (unsigned long long)v);
 			want[i] = strtoull(hex, NULL, 16) - (i != 0);
 			jh_sb_addf(&sb, "%s%s%s", (x & 2) ? " " : "\t ", (x & 4) ? "0x" : "", hex);
 		}
@@ -157,9 +158,10 @@ static void test_whitespace_crlf_and_extras(void **state)
 {
 	(void)state;
 	struct jh_profile a, b;
-	read_ok(&a, "heap_v2/4096\n@ 0x10 0x20\n  t*: 683: 702149 [0: 0]\n  t1: 683: 702149 [0: 0]\n"
-		    "MAPPED_LIBRARIES:\n"
-		    "55b0b9616000-55b0b9617000 r-xp 00001000 fe:00 5308633   /home/u/src/mt\n");
+	read_ok(&a,
+		"heap_v2/4096\n@ 0x10 0x20\n  t*: 683: 702149 [0: 0]\n  t1: 683: 702149 [0: 0]\n"
+		"MAPPED_LIBRARIES:\n"
+		"55b0b9616000-55b0b9617000 r-xp 00001000 fe:00 5308633   /home/u/src/mt\n");
 	read_ok(&b, "<jemalloc>: Invalid conf pair\r\n"
 		    "heap_v2/4096\r\n\r\n"
 		    "@\t0x10    0x20  \r\n"
@@ -184,11 +186,14 @@ static void test_maps(void **state)
 	(void)state;
 	struct jh_profile p;
 	read_ok(&p, "heap_v2/1\n@ 0x1\n  t*: 1: 8 [0: 0]\n\nMAPPED_LIBRARIES:\n"
-		    "55b0b9615000-55b0b9616000 r--p 00000000 fe:00 5308633                    /home/u/my dir/mt\n"
-		    "7f7e51609000-7f7e516af000 r-xp 00009000 fe:00 14884916 /usr/lib/libjemalloc.so.2 (deleted)\n"
+		    "55b0b9615000-55b0b9616000 r--p 00000000 fe:00 5308633                    "
+		    "/home/u/my dir/mt\n"
+		    "7f7e51609000-7f7e516af000 r-xp 00009000 fe:00 14884916 "
+		    "/usr/lib/libjemalloc.so.2 (deleted)\n"
 		    "7f7e516af000-7f7e516b0000 rw-p 00000000 00:00 0 \n"
 		    "\n"
-		    "7ffd1c3f2000-7ffd1c3f4000 r-xp 00000000 00:00 0                          [vdso]\n");
+		    "7ffd1c3f2000-7ffd1c3f4000 r-xp 00000000 00:00 0                          "
+		    "[vdso]\n");
 	assert_int_equal(p.nmaps, 4);
 	assert_true(p.maps[0].start == 0x55b0b9615000 && p.maps[0].end == 0x55b0b9616000);
 	assert_string_equal(p.maps[0].perms, "r--p");
@@ -240,8 +245,10 @@ static void test_truncated_tail(void **state)
 static void test_strict_errors(void **state)
 {
 	(void)state;
-	read_err("heap_v2/abc\n", "t.heap:1: bad heap profile header 'heap_v2/abc' (expected heap_v2/<period>)");
-	read_err("heapz/4096\n", "t.heap:1: bad heap profile header 'heapz/4096' (expected heap_v2/<period>)");
+	read_err("heap_v2/abc\n",
+		 "t.heap:1: bad heap profile header 'heap_v2/abc' (expected heap_v2/<period>)");
+	read_err("heapz/4096\n",
+		 "t.heap:1: bad heap profile header 'heapz/4096' (expected heap_v2/<period>)");
 	read_err("heap_v2/1\n@ 0x1\n  t*: 5:100 [0: 0]\n",
 		 "t.heap:3: bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'");
 	read_err("heap_v2/1\n@ 0x1\n  t*: 5: 100 [0:0]\n",

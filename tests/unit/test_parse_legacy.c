@@ -7,14 +7,14 @@ static const struct {
 	long long shown;
 	uint64_t period;
 } table31[] = {
-	{"heap profile: 1: 2 [3: 4] @ heap_v2/4096", 462931, 4096},
-	{"heap profile: 1: 2 [3: 4] @ heap_v2", 13158466, 131072},
-	{"heap profile: 1: 2 [3: 4] @ heap/8192", 409600, 4096},
-	{"heap profile: 1: 2 [3: 4] @ heapprofile", 102400, 0},
-	{"heap profile: 1: 2 [3: 4] @ growthz", 102400, 0},
-	{"heap profile:   100:   102400 [   100:   102400]", 13107200, 131072},
-	{"heap profile: 100: 102400 [200: 204800]", 102400, 0},
-	{"heap profile: 1: 2 [3: 4] @ heap_v2/0", 13158466, 131072}, /* 0 = default */
+	{ "heap profile: 1: 2 [3: 4] @ heap_v2/4096", 462931, 4096 },
+	{ "heap profile: 1: 2 [3: 4] @ heap_v2", 13158466, 131072 },
+	{ "heap profile: 1: 2 [3: 4] @ heap/8192", 409600, 4096 },
+	{ "heap profile: 1: 2 [3: 4] @ heapprofile", 102400, 0 },
+	{ "heap profile: 1: 2 [3: 4] @ growthz", 102400, 0 },
+	{ "heap profile:   100:   102400 [   100:   102400]", 13107200, 131072 },
+	{ "heap profile: 100: 102400 [200: 204800]", 102400, 0 },
+	{ "heap profile: 1: 2 [3: 4] @ heap_v2/0", 13158466, 131072 }, /* 0 = default */
 };
 
 static void test_spec_table(void **state)
@@ -22,19 +22,19 @@ static void test_spec_table(void **state)
 	(void)state;
 	for (size_t i = 0; i < JH_ARRAY_SIZE(table31); i++) {
 		char text[512];
-		snprintf(text, sizeof(text),
-			 "%s\n100: 102400 [100: 102400] @ 0x10 0x20\n", table31[i].header);
+		snprintf(text, sizeof(text), "%s\n100: 102400 [100: 102400] @ 0x10 0x20\n",
+			 table31[i].header);
 		struct jh_profile p;
 		read_ok(&p, text);
 		assert_int_equal(p.format, JH_FMT_LEGACY_HEAP);
 		assert_int_equal(p.nstacks, 1);
 		assert_int_equal(p.period, table31[i].period);
-		uint64_t pcs[2] = {0x10, 0x1f};
+		uint64_t pcs[2] = { 0x10, 0x1f };
 		const struct jh_stack *s = find_stack(&p, pcs, 2);
 		assert_non_null(s);
 		if ((long long)s->c.v[JH_INUSE_SPACE] != table31[i].shown)
-			fail_msg("%s: %f, expected %lld", table31[i].header,
-				 s->c.v[JH_INUSE_SPACE], table31[i].shown);
+			fail_msg("%s: %f, expected %lld", table31[i].header, s->c.v[JH_INUSE_SPACE],
+				 table31[i].shown);
 		/* in-use and alloc pairs are corrected alike */
 		assert_true(s->c.v[JH_ALLOC_SPACE] == s->c.v[JH_INUSE_SPACE]);
 		assert_int_equal(p.nthreads, 0);

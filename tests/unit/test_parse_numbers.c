@@ -50,59 +50,61 @@ static char *line_buf(const char *text, char pad)
 typedef int hexfn(struct jh_reader *, const char **, const char *, uint64_t *);
 
 static hexfn *const hexfns[] = {
-	jh_parse_hex, jh_parse_hex_swar, jh_parse_hex_slow,
+	jh_parse_hex,
+	jh_parse_hex_swar,
+	jh_parse_hex_slow,
 };
 
 struct hexcase {
 	const char *text;
-	size_t elen;      /* e = text + elen; 0 = strlen(text) */
-	uint64_t v;       /* value */
-	size_t used;      /* bytes read */
-	const char *msg;  /* error, or NULL */
+	size_t elen;     /* e = text + elen; 0 = strlen(text) */
+	uint64_t v;      /* value */
+	size_t used;     /* bytes read */
+	const char *msg; /* error, or NULL */
 };
 
 static const struct hexcase hexcases[] = {
-	{"0x1", 0, 1, 3, NULL},
-	{"1", 0, 1, 1, NULL},
-	{"0", 0, 0, 1, NULL},
-	{"0x0", 0, 0, 3, NULL},
-	{"0x7f7e516a2630", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"0x7f7e516a2630 0x1", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"0x7f7e516a2630\t0x1", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"0x7f7e516a2630\r", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"0x7F7E516A2630", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"0X7f7e516A2630", 0, 0x7f7e516a2630ULL, 14, NULL},
-	{"7f7e516a2630  x", 0, 0x7f7e516a2630ULL, 12, NULL},
-	{"0x123456789abcd", 0, 0x123456789abcdULL, 15, NULL},
-	{"0x123456789abcde", 0, 0x123456789abcdeULL, 16, NULL},
-	{"0x123456789abcdef", 0, 0x123456789abcdefULL, 17, NULL},
-	{"0x0000000000001000 main", 0, 0x1000, 18, NULL},
-	{"0xffffffffffffffff", 0, UINT64_MAX, 18, NULL},
-	{"0xFFFFFFFFFFFFFFFF ", 0, UINT64_MAX, 18, NULL},
-	{"ffffffffffffffff", 0, UINT64_MAX, 16, NULL},
-	{"0x0ffffffffffffffff", 0, UINT64_MAX, 19, NULL},
-	{"0x00000000000000000000001", 0, 1, 25, NULL},
-	{"00000000000000000", 0, 0, 17, NULL},
-	{"0x8000000000000000", 0, 0x8000000000000000ULL, 18, NULL},
-	{"0x1234 tail", 6, 0x1234, 6, NULL},     /* e at the space */
-	{"0x123456789", 6, 0x1234, 6, NULL},     /* e inside the digits */
-	{"0x12", 1, 0, 1, NULL},                 /* e before the x: "0" */
-	{"0x", 0, 0, 0, "t: bad address '0x'"},
-	{"0x 1", 0, 0, 0, "t: bad address '0x'"},
-	{"x1", 0, 0, 0, "t: bad address 'x1'"},
-	{"0xg", 0, 0, 0, "t: bad address '0xg'"},
-	{"0x12g4 0x1", 0, 0, 0, "t: bad address '0x12g4'"},
-	{"0x7f7e516a2630,", 0, 0, 0, "t: bad address '0x7f7e516a2630,'"},
-	{"0x7f7e516a2630@0x1", 0, 0, 0, "t: bad address '0x7f7e516a2630@0x1'"},
-	{"0x1\x80", 0, 0, 0, "t: bad address '0x1\x80'"},
-	{"0x12\x01", 0, 0, 0, "t: bad address '0x12?'"},
-	{"0x123456789abcdefg", 0, 0, 0, "t: bad address '0x123456789abcdefg'"},
-	{"0x1ffffffffffffffff", 0, 0, 0,
-	 "t: address '0x1ffffffffffffffff' longer than 16 hex digits"},
-	{"0x0001ffffffffffffffff 0x1", 0, 0, 0,
-	 "t: address '0x0001ffffffffffffffff' longer than 16 hex digits"},
-	{"", 0, 0, 0, "t: bad address ''"},
-	{" 0x1", 0, 0, 0, "t: bad address ''"},
+	{ "0x1", 0, 1, 3, NULL },
+	{ "1", 0, 1, 1, NULL },
+	{ "0", 0, 0, 1, NULL },
+	{ "0x0", 0, 0, 3, NULL },
+	{ "0x7f7e516a2630", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "0x7f7e516a2630 0x1", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "0x7f7e516a2630\t0x1", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "0x7f7e516a2630\r", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "0x7F7E516A2630", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "0X7f7e516A2630", 0, 0x7f7e516a2630ULL, 14, NULL },
+	{ "7f7e516a2630  x", 0, 0x7f7e516a2630ULL, 12, NULL },
+	{ "0x123456789abcd", 0, 0x123456789abcdULL, 15, NULL },
+	{ "0x123456789abcde", 0, 0x123456789abcdeULL, 16, NULL },
+	{ "0x123456789abcdef", 0, 0x123456789abcdefULL, 17, NULL },
+	{ "0x0000000000001000 main", 0, 0x1000, 18, NULL },
+	{ "0xffffffffffffffff", 0, UINT64_MAX, 18, NULL },
+	{ "0xFFFFFFFFFFFFFFFF ", 0, UINT64_MAX, 18, NULL },
+	{ "ffffffffffffffff", 0, UINT64_MAX, 16, NULL },
+	{ "0x0ffffffffffffffff", 0, UINT64_MAX, 19, NULL },
+	{ "0x00000000000000000000001", 0, 1, 25, NULL },
+	{ "00000000000000000", 0, 0, 17, NULL },
+	{ "0x8000000000000000", 0, 0x8000000000000000ULL, 18, NULL },
+	{ "0x1234 tail", 6, 0x1234, 6, NULL }, /* e at the space */
+	{ "0x123456789", 6, 0x1234, 6, NULL }, /* e inside the digits */
+	{ "0x12", 1, 0, 1, NULL },             /* e before the x: "0" */
+	{ "0x", 0, 0, 0, "t: bad address '0x'" },
+	{ "0x 1", 0, 0, 0, "t: bad address '0x'" },
+	{ "x1", 0, 0, 0, "t: bad address 'x1'" },
+	{ "0xg", 0, 0, 0, "t: bad address '0xg'" },
+	{ "0x12g4 0x1", 0, 0, 0, "t: bad address '0x12g4'" },
+	{ "0x7f7e516a2630,", 0, 0, 0, "t: bad address '0x7f7e516a2630,'" },
+	{ "0x7f7e516a2630@0x1", 0, 0, 0, "t: bad address '0x7f7e516a2630@0x1'" },
+	{ "0x1\x80", 0, 0, 0, "t: bad address '0x1\x80'" },
+	{ "0x12\x01", 0, 0, 0, "t: bad address '0x12?'" },
+	{ "0x123456789abcdefg", 0, 0, 0, "t: bad address '0x123456789abcdefg'" },
+	{ "0x1ffffffffffffffff", 0, 0, 0,
+	  "t: address '0x1ffffffffffffffff' longer than 16 hex digits" },
+	{ "0x0001ffffffffffffffff 0x1", 0, 0, 0,
+	  "t: address '0x0001ffffffffffffffff' longer than 16 hex digits" },
+	{ "", 0, 0, 0, "t: bad address ''" },
+	{ " 0x1", 0, 0, 0, "t: bad address ''" },
 };
 
 /* One case with every implementation and two paddings. */
@@ -119,14 +121,15 @@ static void check_hex(const struct hexcase *c)
 			int rc = hexfns[k](&t.r, &s, e, &v);
 			if (c->msg) {
 				if (rc != -1 || strcmp(t.d.msg, c->msg))
-					fail_msg("'%s' (fn %zu): rc %d '%s', expected '%s'", c->text, k,
-						 rc, t.d.msg, c->msg);
+					fail_msg("'%s' (fn %zu): rc %d '%s', expected '%s'",
+						 c->text, k, rc, t.d.msg, c->msg);
 				assert_ptr_equal(s, b); /* not advanced */
 			} else {
 				if (rc != 0 || v != c->v || (size_t)(s - b) != c->used)
-					fail_msg("'%s' (fn %zu): rc %d, %llx after %zu bytes ('%s')",
-						 c->text, k, rc, (unsigned long long)v,
-						 (size_t)(s - b), t.d.msg);
+					fail_msg(
+						"'%s' (fn %zu): rc %d, %llx after %zu bytes ('%s')",
+						c->text, k, rc, (unsigned long long)v,
+						(size_t)(s - b), t.d.msg);
 			}
 			rd_release(&t);
 		}
@@ -147,7 +150,7 @@ static void test_hex_lengths(void **state)
 {
 	(void)state;
 	static const char dig[] = "0123456789abcdef";
-	static const char *const ends[] = {"", " ", "\t", " 0x1", "\r", "  \t"};
+	static const char *const ends[] = { "", " ", "\t", " 0x1", "\r", "  \t" };
 	for (int n = 1; n <= 16; n++)
 		for (int upper = 0; upper < 2; upper++)
 			for (size_t k = 0; k < JH_ARRAY_SIZE(ends); k++) {
@@ -161,14 +164,13 @@ static void test_hex_lengths(void **state)
 					v = v << 4 | (uint64_t)d;
 				}
 				snprintf(text + o, sizeof(text) - (size_t)o, "%s", ends[k]);
-				struct hexcase c = {text, 0, v, (size_t)o, NULL};
+				struct hexcase c = { text, 0, v, (size_t)o, NULL };
 				check_hex(&c);
 			}
 }
 
 /* A reference jh_parse_stack: the slow parser, one address at a time. */
-static int ref_stack(struct jh_reader *r, const char *s, const char *e, uint64_t *pcs,
-		     size_t *n)
+static int ref_stack(struct jh_reader *r, const char *s, const char *e, uint64_t *pcs, size_t *n)
 {
 	*n = 0;
 	s = jh_skip_space(s, e);
@@ -235,8 +237,8 @@ static void test_stack_lines(void **state)
 	char msg[1024];
 	assert_int_equal(check_stack(" 0x7f7e516a2630 0x55b0b9b9fe7f 0x1", pcs, msg), 3);
 	assert_true(pcs[0] == 0x7f7e516a2630ULL && pcs[1] == 0x55b0b9b9fe7eULL && pcs[2] == 0);
-	assert_int_equal(check_stack("0x1\t0X2  0x3 \t 4 0xABCDEF0123456 0xabcdef01234567", pcs,
-				     msg), 6);
+	assert_int_equal(
+		check_stack("0x1\t0X2  0x3 \t 4 0xABCDEF0123456 0xabcdef01234567", pcs, msg), 6);
 	assert_true(pcs[3] == 3 && pcs[4] == 0xabcdef0123455ULL && pcs[5] == 0xabcdef01234566ULL);
 	assert_int_equal(check_stack("0x0000000000000000001 0xffffffffffffffff 0x0 ", pcs, msg), 3);
 	assert_true(pcs[0] == 1 && pcs[1] == UINT64_MAX - 1 && pcs[2] == UINT64_MAX);
@@ -317,9 +319,10 @@ static void test_hex_random(void **state)
 				int rc = hexfns[k](&t.r, &s, b + n, &v);
 				if (rc != rrc || (rc == 0 && (v != rv || s != rs)) ||
 				    (rc && strcmp(t.d.msg, ref.d.msg)))
-					fail_msg("'%s'+%zu (fn %zu): %d %llx '%s', slow %d %llx '%s'",
-						 text, st, k, rc, (unsigned long long)v, t.d.msg, rrc,
-						 (unsigned long long)rv, ref.d.msg);
+					fail_msg("'%s'+%zu (fn %zu): %d %llx '%s', slow %d %llx "
+						 "'%s'",
+						 text, st, k, rc, (unsigned long long)v, t.d.msg,
+						 rrc, (unsigned long long)rv, ref.d.msg);
 				rd_release(&t);
 			}
 			rd_release(&ref);
@@ -335,8 +338,8 @@ typedef int numfn(struct jh_reader *, const char **, const char *, uint64_t *);
 
 /* fn against ref (nv values each) on text[0..elen) (0 = all), with two
  * paddings; returns the result, with v, *used (bytes read) and msg. */
-static int check_num(numfn *fn, numfn *ref, size_t nv, const char *text, size_t elen,
-		     uint64_t *v, size_t *used, char *msg)
+static int check_num(numfn *fn, numfn *ref, size_t nv, const char *text, size_t elen, uint64_t *v,
+		     size_t *used, char *msg)
 {
 	int ret = 0;
 	for (int pad = 0; pad < 2; pad++) {
@@ -346,7 +349,7 @@ static int check_num(numfn *fn, numfn *ref, size_t nv, const char *text, size_t 
 		rd_init(&t);
 		rd_init(&u);
 		const char *s = b, *rs = b;
-		uint64_t rv[4] = {0};
+		uint64_t rv[4] = { 0 };
 		memset(v, 0, nv * sizeof(*v));
 		int rc = fn(&t.r, &s, e, v);
 		int rrc = ref(&u.r, &rs, e, rv);
@@ -373,7 +376,7 @@ static int check_dec(const char *text, size_t elen, uint64_t *v, size_t *used, c
 static void test_dec(void **state)
 {
 	(void)state;
-	static const char *const ends[] = {"", ":", " ", "]", "\t", ": 5 [0: 0]", "x"};
+	static const char *const ends[] = { "", ":", " ", "]", "\t", ": 5 [0: 0]", "x" };
 	uint64_t v;
 	size_t used;
 	char msg[1024];
@@ -417,8 +420,8 @@ static void test_dec(void **state)
 	assert_int_equal(check_dec("", 0, &v, &used, msg), -1);
 	assert_string_equal(msg, "t: bad number ''");
 	assert_int_equal(check_dec("12", 0, &v, &used, msg), 0);
-	assert_int_equal(check_dec("/", 0, &v, &used, msg), -1); /* '0' - 1 */
-	assert_int_equal(check_dec(":", 0, &v, &used, msg), -1); /* '9' + 1 */
+	assert_int_equal(check_dec("/", 0, &v, &used, msg), -1);    /* '0' - 1 */
+	assert_int_equal(check_dec(":", 0, &v, &used, msg), -1);    /* '9' + 1 */
 	assert_int_equal(check_dec("5\xb0", 0, &v, &used, msg), 0); /* '0' | 0x80 */
 	assert_true(v == 5 && used == 1);
 	assert_int_equal(check_dec("123\xb5", 0, &v, &used, msg), 0);
@@ -458,10 +461,11 @@ static void test_quad(void **state)
 	static const char bad[] = "t: bad count line: expected '<objs>: <bytes> [<objs>: <bytes>]'";
 	assert_int_equal(check_quad("2: 256 [23: 2944]", 0, v, &used, msg), 0);
 	assert_true(v[0] == 2 && v[1] == 256 && v[2] == 23 && v[3] == 2944 && used == 17);
-	assert_int_equal(check_quad("1234567: 7654321 [1000000: 9999999] main", 0, v, &used, msg), 0);
+	assert_int_equal(check_quad("1234567: 7654321 [1000000: 9999999] main", 0, v, &used, msg),
+			 0);
 	assert_true(v[0] == 1234567 && v[3] == 9999999 && used == 35);
-	assert_int_equal(check_quad("12345678: 123456789 [0: 18446744073709551615]", 0, v, &used,
-				    msg), 0);
+	assert_int_equal(
+		check_quad("12345678: 123456789 [0: 18446744073709551615]", 0, v, &used, msg), 0);
 	assert_true(v[0] == 12345678 && v[1] == 123456789 && v[2] == 0 && v[3] == UINT64_MAX);
 	assert_int_equal(check_quad("5:\t 100 \t[ \t0:  0]", 0, v, &used, msg), 0);
 	assert_true(v[0] == 5 && v[1] == 100 && v[2] == 0 && v[3] == 0 && used == 18);
@@ -470,14 +474,15 @@ static void test_quad(void **state)
 		size_t elen; /* the line's end (0: all of it) */
 		const char *msg;
 	} errs[] = {
-		{"1: 2 [3: 4]", 10, bad}, /* e before ']' */
-		{"1: 2 [3: 45]", 10, bad},
-		{"1: 2 [3: 4", 0, bad},
-		{"5:100 [0: 0]", 0, bad},
-		{"5: 100 [0: 0 ]", 0, bad},
-		{"5: 1x0 [0: 0]", 0, bad},
-		{"5: 100 [-1: 0]", 0, "t: bad number '-1:'"},
-		{"5: 100 [1: 18446744073709551616]", 0, "t: number '18446744073709551616' out of range"},
+		{ "1: 2 [3: 4]", 10, bad }, /* e before ']' */
+		{ "1: 2 [3: 45]", 10, bad },
+		{ "1: 2 [3: 4", 0, bad },
+		{ "5:100 [0: 0]", 0, bad },
+		{ "5: 100 [0: 0 ]", 0, bad },
+		{ "5: 1x0 [0: 0]", 0, bad },
+		{ "5: 100 [-1: 0]", 0, "t: bad number '-1:'" },
+		{ "5: 100 [1: 18446744073709551616]", 0,
+		  "t: number '18446744073709551616' out of range" },
 	};
 	for (size_t i = 0; i < JH_ARRAY_SIZE(errs); i++) {
 		assert_int_equal(check_quad(errs[i].text, errs[i].elen, v, &used, msg), -1);
@@ -492,8 +497,8 @@ static void test_quad_random(void **state)
 {
 	(void)state;
 	static const char *const seps[][3] = {
-		{": ", " [", ": "}, {":  ", "\t[ ", ":\t"}, {":", " [", ": "},
-		{": ", "[", ": "}, {": ", " ]", ": "}, {" : ", " [", ": "},
+		{ ": ", " [", ": " }, { ":  ", "\t[ ", ":\t" }, { ":", " [", ": " },
+		{ ": ", "[", ": " },  { ": ", " ]", ": " },     { " : ", " [", ": " },
 	};
 	uint64_t seed = 777;
 	for (int iter = 0; iter < 20000; iter++) {
@@ -527,12 +532,9 @@ static void test_quad_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hex_cases),
-		cmocka_unit_test(test_hex_lengths),
-		cmocka_unit_test(test_stack_lines),
-		cmocka_unit_test(test_hex_random),
-		cmocka_unit_test(test_dec),
-		cmocka_unit_test(test_quad),
+		cmocka_unit_test(test_hex_cases),   cmocka_unit_test(test_hex_lengths),
+		cmocka_unit_test(test_stack_lines), cmocka_unit_test(test_hex_random),
+		cmocka_unit_test(test_dec),         cmocka_unit_test(test_quad),
 		cmocka_unit_test(test_quad_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

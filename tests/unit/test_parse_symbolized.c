@@ -1,15 +1,14 @@
 /* Symbolized files: jeprof --raw and ClickHouse layouts (spec 4.1-4.3). */
 #include "readers_test.h"
 
-static const char body[] =
-	"heap_v2/4096\n"
-	"  t*: 5319: 5809063 [0: 0]\n"
-	"@ 0x55b0b9616425 0x55b0b961674b 0x7f7e5144524a\n"
-	"  t*: 683: 702149 [0: 0]\n"
-	"  t0: 683: 702149 [0: 0]\n"
-	"\n"
-	"MAPPED_LIBRARIES:\n"
-	"55b0b9616000-55b0b9617000 r-xp 00001000 fe:00 5308633 /home/u/src/mt\n";
+static const char body[] = "heap_v2/4096\n"
+			   "  t*: 5319: 5809063 [0: 0]\n"
+			   "@ 0x55b0b9616425 0x55b0b961674b 0x7f7e5144524a\n"
+			   "  t*: 683: 702149 [0: 0]\n"
+			   "  t0: 683: 702149 [0: 0]\n"
+			   "\n"
+			   "MAPPED_LIBRARIES:\n"
+			   "55b0b9616000-55b0b9617000 r-xp 00001000 fe:00 5308633 /home/u/src/mt\n";
 
 static void check(const char *text, const char *binary)
 {
@@ -24,7 +23,7 @@ static void check(const char *text, const char *binary)
 	assert_int_equal(p.nstacks, 1);
 	assert_int_equal(p.nmaps, 1);
 	/* the body is fixed up as usual; symbol keys are already adjusted */
-	uint64_t pcs[3] = {0x55b0b9616425, 0x55b0b961674a, 0x7f7e51445249};
+	uint64_t pcs[3] = { 0x55b0b9616425, 0x55b0b961674a, 0x7f7e51445249 };
 	assert_non_null(find_stack(&p, pcs, 3));
 	assert_near(p.stacks[0].c.v[JH_INUSE_SPACE], 3163312.87, 0.006);
 	assert_string_equal(jh_profile_symbol(&p, pcs[0]), "inlined_caller--inl_helper");
@@ -43,7 +42,8 @@ static void test_clickhouse(void **state)
 		 "0x000055b0b9616425 inlined_caller--inl_helper\n"
 		 "0x000055b0b961674a main\n"
 		 "0x00007f7e51445249 ??\n"
-		 "---\n--- heap\n%s", body);
+		 "---\n--- heap\n%s",
+		 body);
 	check(text, "/usr/bin/clickhouse");
 }
 
@@ -57,12 +57,14 @@ static void test_jeprof_raw_and_optional_markers(void **state)
 		 "0x7f7e51445249 ??\n"
 		 "0x55b0b961674a main\n"
 		 "0x55b0b9616425 inlined_caller--inl_helper\n"
-		 "---\n--- heap\n%s", body);
+		 "---\n--- heap\n%s",
+		 body);
 	check(text, "./mt");
 	/* without the bare "---" */
 	snprintf(text, sizeof(text),
 		 "---symbols\n0x55b0b961674a main\n0x55b0b9616425 inlined_caller--inl_helper\n"
-		 "0x7f7e51445249 ??\n--- heap\n%s", body);
+		 "0x7f7e51445249 ??\n--- heap\n%s",
+		 body);
 	check(text, NULL);
 	/* without "--- heap", CRLF, a blank line and an unknown variable */
 	snprintf(text, sizeof(text),
@@ -93,8 +95,9 @@ static void test_legacy_body(void **state)
 {
 	(void)state;
 	struct jh_profile p;
-	read_ok(&p, "--- symbol\n0x1f Iter::operator--(int)\n---\n--- heap\n"
-		    "heap profile: 1: 2 [3: 4] @ heapprofile\n100: 102400 [100: 102400] @ 0x10 0x20\n");
+	read_ok(&p,
+		"--- symbol\n0x1f Iter::operator--(int)\n---\n--- heap\n"
+		"heap profile: 1: 2 [3: 4] @ heapprofile\n100: 102400 [100: 102400] @ 0x10 0x20\n");
 	assert_int_equal(p.format, JH_FMT_LEGACY_HEAP);
 	assert_true(p.stacks[0].c.v[1] == 102400);
 	assert_string_equal(jh_profile_symbol(&p, 0x1f), "Iter::operator--(int)");

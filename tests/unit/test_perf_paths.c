@@ -20,14 +20,15 @@ static const char text[] =
 	"--- symbol\n"
 	"binary=/bin/prog\n"
 	"0x0000000000001000 main\n"
-	"0x0000000000001010 f(int)--inl;semi--\n"   /* trailing empty part dropped */
+	"0x0000000000001010 f(int)--inl;semi--\n" /* trailing empty part dropped */
 	"0x0000000000001020 ??\n"
-	"0x0000000000001030 leaf--?" "?--x---y\n" /* leftmost "--" splits: "x", "-y" */
-	"0x0000000000001040 --\n"                  /* only empty parts: no frames */
-	"0x0000000000001050 a----b\n"              /* an empty part inside is kept */
+	"0x0000000000001030 leaf--?"
+	"?--x---y\n"                  /* leftmost "--" splits: "x", "-y" */
+	"0x0000000000001040 --\n"     /* only empty parts: no frames */
+	"0x0000000000001050 a----b\n" /* an empty part inside is kept */
 	"0x0000000000001060 main\n"
 	"0x0000000000002000 malloc\n"
-	"0x0000000000002010 \x01ctl--b\n"         /* sorts before the empty lines */
+	"0x0000000000002010 \x01ctl--b\n" /* sorts before the empty lines */
 	"---\n"
 	"--- heap\n"
 	"heap_v2/524288\n"
@@ -41,7 +42,7 @@ static const char text[] =
 	"@ 0x1040 0x1051 0x1061 0x1071\n"
 	"  t*: 2: 200 [0: 0]\n"
 	"  t0: 2: 200 [0: 0]\n"
-	"@ 0x2000\n"                               /* emptied by allocator removal */
+	"@ 0x2000\n" /* emptied by allocator removal */
 	"  t*: 3: 300 [0: 0]\n"
 	"@ 0x2000 0x1001\n"
 	"  t*: 5: 500 [0: 0]\n"

@@ -10,7 +10,7 @@ static void test_intern(void **state)
 	(void)state;
 	struct jh_profile p;
 	jh_profile_init(&p);
-	uint64_t a[3] = {1, 2, 3}, b[3] = {1, 2, 4}, c[2] = {1, 2};
+	uint64_t a[3] = { 1, 2, 3 }, b[3] = { 1, 2, 4 }, c[2] = { 1, 2 };
 	uint32_t ia = jh_profile_intern_stack(&p, a, 3);
 	uint32_t ib = jh_profile_intern_stack(&p, b, 3);
 	uint32_t ic = jh_profile_intern_stack(&p, c, 2);
@@ -19,15 +19,15 @@ static void test_intern(void **state)
 	assert_int_equal(jh_profile_intern_stack(&p, c, 2), ic);
 	/* many stacks: survives rehashing, ids stay stable */
 	for (uint64_t i = 0; i < 50000; i++) {
-		uint64_t s[2] = {i, i * 7};
+		uint64_t s[2] = { i, i * 7 };
 		assert_int_equal(jh_profile_intern_stack(&p, s, 2), i + 3);
 	}
 	for (uint64_t i = 0; i < 50000; i += 997) {
-		uint64_t s[2] = {i, i * 7};
+		uint64_t s[2] = { i, i * 7 };
 		assert_int_equal(jh_profile_intern_stack(&p, s, 2), i + 3);
 	}
 	assert_int_equal(jh_profile_intern_stack(&p, b, 3), ib);
-	struct jh_counts k = {{1, 2, 3, 4}};
+	struct jh_counts k = { { 1, 2, 3, 4 } };
 	jh_profile_add(&p, ia, &k);
 	jh_profile_add(&p, ia, &k);
 	assert_true(p.stacks[ia].c.v[3] == 8 && p.stacks[ib].c.v[3] == 0);
@@ -57,7 +57,8 @@ static void gen_dump(struct jh_sb *sb, unsigned seed, int legacy, const char *he
 		struct jh_sb st;
 		jh_sb_init(&st);
 		for (int j = 0; j < depth; j++)
-			jh_sb_addf(&st, " 0x%llx", 0x400000ULL + (unsigned long long)(RND() % 40) * 16);
+			jh_sb_addf(&st, " 0x%llx",
+				   0x400000ULL + (unsigned long long)(RND() % 40) * 16);
 		unsigned long long n = 1 + RND() % 500, size = 8ULL << (RND() % 18);
 		unsigned long long an = n + RND() % 50;
 		if (legacy) {
@@ -108,15 +109,15 @@ static void test_totals_against_jeprof(void **state)
 		int legacy;
 		const char *header;
 	} cases[] = {
-		{0, "heap_v2/4096"},
-		{0, "heap_v2/524288"},
-		{0, "heap_v2/1"},
-		{1, "heap profile: 1: 2 [3: 4] @ heap_v2/4096"},
-		{1, "heap profile: 1: 2 [3: 4] @ heap/1048576"},
-		{1, "heap profile: 1: 2 [3: 4] @ heapprofile"},
+		{ 0, "heap_v2/4096" },
+		{ 0, "heap_v2/524288" },
+		{ 0, "heap_v2/1" },
+		{ 1, "heap profile: 1: 2 [3: 4] @ heap_v2/4096" },
+		{ 1, "heap profile: 1: 2 [3: 4] @ heap/1048576" },
+		{ 1, "heap profile: 1: 2 [3: 4] @ heapprofile" },
 	};
-	static const char *values[] = {"inuse_objects", "inuse_space", "alloc_objects",
-				       "alloc_space"};
+	static const char *values[] = { "inuse_objects", "inuse_space", "alloc_objects",
+					"alloc_space" };
 	for (size_t c = 0; c < JH_ARRAY_SIZE(cases); c++) {
 		struct jh_sb sb;
 		jh_sb_init(&sb);

@@ -28,22 +28,19 @@
  * Stacks (leaf first): [L1 L0] 100, [L2 L3 L2 L0] 40, [L4 L0] 7.5, [L5 L1 L0] 2.
  */
 static struct jh_frame frames[] = {
-	{"main", "a.c", 10},
-	{"work(int)", "a.c", 20},
-	{"helper", "a.h", 5},
-	{"rec", "b.c", 7},
-	{"rec", "b.c", 7},
-	{"operator new(unsigned long)", "x y.c (discriminator 2)", 3},
+	{ "main", "a.c", 10 },  { "work(int)", "a.c", 20 },
+	{ "helper", "a.h", 5 }, { "rec", "b.c", 7 },
+	{ "rec", "b.c", 7 },    { "operator new(unsigned long)", "x y.c (discriminator 2)", 3 },
 };
 static struct jh_location locs[] = {
-	{.pc = 0x10, .status = JH_SYM_FULL, .first = 0, .nframes = 1},
-	{.pc = 0x20, .status = JH_SYM_FULL, .first = 1, .nframes = 2},
-	{.pc = 0x30, .status = JH_SYM_FULL, .first = 3, .nframes = 1},
-	{.pc = 0x31, .status = JH_SYM_FULL, .first = 4, .nframes = 1},
-	{.pc = 0x40, .status = JH_SYM_FULL, .first = 5, .nframes = 1},
-	{.pc = 0x1234, .status = JH_SYM_UNKNOWN},
+	{ .pc = 0x10, .status = JH_SYM_FULL, .first = 0, .nframes = 1 },
+	{ .pc = 0x20, .status = JH_SYM_FULL, .first = 1, .nframes = 2 },
+	{ .pc = 0x30, .status = JH_SYM_FULL, .first = 3, .nframes = 1 },
+	{ .pc = 0x31, .status = JH_SYM_FULL, .first = 4, .nframes = 1 },
+	{ .pc = 0x40, .status = JH_SYM_FULL, .first = 5, .nframes = 1 },
+	{ .pc = 0x1234, .status = JH_SYM_UNKNOWN },
 };
-static uint32_t locpool[] = {1, 0, 2, 3, 2, 0, 4, 0, 5, 1, 0};
+static uint32_t locpool[] = { 1, 0, 2, 3, 2, 0, 4, 0, 5, 1, 0 };
 
 static void test_callgrind(void **state)
 {
@@ -55,10 +52,10 @@ static void test_callgrind(void **state)
 	m.frames.items = frames;
 	m.frames.nr = 6;
 	struct jh_gstack stacks[] = {
-		{.off = 0, .len = 2, .v = 100},
-		{.off = 2, .len = 4, .v = 40},
-		{.off = 6, .len = 2, .v = 7.5},
-		{.off = 8, .len = 3, .v = 2},
+		{ .off = 0, .len = 2, .v = 100 },
+		{ .off = 2, .len = 4, .v = 40 },
+		{ .off = 6, .len = 2, .v = 7.5 },
+		{ .off = 8, .len = 3, .v = 2 },
 	};
 	struct jh_graph g;
 	memset(&g, 0, sizeof(g));
@@ -68,7 +65,7 @@ static void test_callgrind(void **state)
 	g.stacks = stacks;
 	g.nstacks = 4;
 	g.locpool = locpool;
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 
 	char *buf = NULL;
 	size_t len = 0;

@@ -22,12 +22,12 @@
  * L2 b with c inlined (keys innermost first: c, b), L3 rec.
  * Stacks (leaf first): [L2 L1 L0] 600, [L3 L3 L3 L0] 300, [L1 L0] 100.
  */
-static const char *keys[] = {"main", "a", "b", "c (inline)", "rec"};
-static double flat[] = {0, 100, 0, 600, 300};
-static double cum[] = {1000, 700, 600, 600, 300};
-static uint32_t lockey_off[] = {0, 1, 2, 4, 5};
-static uint32_t keypool[] = {0, 1, 3, 2, 4};
-static uint32_t locpool[] = {2, 1, 0, 3, 3, 3, 0, 1, 0};
+static const char *keys[] = { "main", "a", "b", "c (inline)", "rec" };
+static double flat[] = { 0, 100, 0, 600, 300 };
+static double cum[] = { 1000, 700, 600, 600, 300 };
+static uint32_t lockey_off[] = { 0, 1, 2, 4, 5 };
+static uint32_t keypool[] = { 0, 1, 3, 2, 4 };
+static uint32_t locpool[] = { 2, 1, 0, 3, 3, 3, 0, 1, 0 };
 
 struct fixture {
 	struct jh_model m;
@@ -43,11 +43,14 @@ static struct fixture *make(void)
 	f->m.program = "prog";
 	f->m.nlocs = 4;
 	for (int i = 0; i < 5; i++)
-		f->nodes[i] = (struct jh_node){.key = keys[i], .label = keys[i], .flat = flat[i],
-					      .cum = cum[i], .inl = i == 3};
-	f->stacks[0] = (struct jh_gstack){.off = 0, .len = 3, .v = 600, .after = 600};
-	f->stacks[1] = (struct jh_gstack){.off = 3, .len = 4, .v = 300, .after = 300};
-	f->stacks[2] = (struct jh_gstack){.off = 7, .len = 2, .v = 100, .after = 100};
+		f->nodes[i] = (struct jh_node){ .key = keys[i],
+						.label = keys[i],
+						.flat = flat[i],
+						.cum = cum[i],
+						.inl = i == 3 };
+	f->stacks[0] = (struct jh_gstack){ .off = 0, .len = 3, .v = 600, .after = 600 };
+	f->stacks[1] = (struct jh_gstack){ .off = 3, .len = 4, .v = 300, .after = 300 };
+	f->stacks[2] = (struct jh_gstack){ .off = 7, .len = 2, .v = 100, .after = 100 };
 	struct jh_graph *g = &f->g;
 	g->m = &f->m;
 	g->value = JH_INUSE_SPACE;
@@ -103,7 +106,7 @@ static void test_full_graph(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	char *out = build(f, JH_OUT_DOT, &rc, &d);
 	assert_int_equal(rc, 0);
@@ -128,7 +131,7 @@ static void test_maxdegree_and_edgefraction(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	f->o.maxdegree = 1;
 	char *out = build(f, JH_OUT_DOT, &rc, &d);
@@ -139,7 +142,8 @@ static void test_maxdegree_and_edgefraction(void **state)
 	free(out);
 
 	f->o.maxdegree = 8;
-	f->o.edgefraction = 0.3; /* edgelimit 300: main -> rec (300) is not needed for reachability */
+	f->o.edgefraction =
+		0.3; /* edgelimit 300: main -> rec (300) is not needed for reachability */
 	out = build(f, JH_OUT_DOT, &rc, &d);
 	assert_null(strstr(out, "N1 -> N5"));
 	assert_non_null(strstr(out, "Dropped edges with <= 300 B"));
@@ -151,7 +155,7 @@ static void test_node_cut(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	f->o.nodecount = 2;
 	char *out = build(f, JH_OUT_DOT, &rc, &d);
@@ -181,7 +185,7 @@ static void test_no_nodes(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	f->o.nodecount = 0;
 	char *out = build(f, JH_OUT_DOT, &rc, &d);
@@ -197,7 +201,7 @@ static void test_modes_and_heapcheck(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	char *out = build(f, JH_OUT_PDF, &rc, &d);
 	assert_non_null(strstr(out, "{\nsize=\"8,11\"\nnode [width"));
@@ -219,14 +223,16 @@ static void test_thin_edges_svg(void **state)
 {
 	(void)state;
 	struct fixture *f = make();
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	int rc;
 	f->g.local_total = 10000; /* 3 * 300 / 10000 * 2 = 0.18 */
 	char *out = build(f, JH_OUT_DOT, &rc, &d);
-	assert_non_null(strstr(out, "N1 -> N5 [label=300, weight=54, style=\"setlinewidth(0.180000)\"]"));
+	assert_non_null(
+		strstr(out, "N1 -> N5 [label=300, weight=54, style=\"setlinewidth(0.180000)\"]"));
 	free(out);
 	out = build(f, JH_OUT_SVG, &rc, &d);
-	assert_non_null(strstr(out, "N1 -> N5 [label=300, weight=54, style=\"setlinewidth(1.000000)\"]"));
+	assert_non_null(
+		strstr(out, "N1 -> N5 [label=300, weight=54, style=\"setlinewidth(1.000000)\"]"));
 	free(out);
 	free(f);
 }

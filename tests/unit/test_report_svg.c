@@ -55,10 +55,12 @@ static void test_dot_layout(void **state)
 		"  xmlns=\"http://www.w3.org/2000/svg\">\n" /* jeprof keeps both spaces */
 		"<script type=\"text/ecmascript\"><![CDATA[\n";
 	assert_memory_equal(out, want_head, strlen(want_head));
-	const char *vp = strstr(out, "]]></script>\n<g id=\"viewport\" transform=\"translate(0,0)\">\n"
-				     "<g id=\"graph0\" class=\"graph\"");
+	const char *vp = strstr(out,
+				"]]></script>\n<g id=\"viewport\" transform=\"translate(0,0)\">\n"
+				"<g id=\"graph0\" class=\"graph\"");
 	assert_non_null(vp);
-	const char *tail = "<g id=\"node1\" class=\"node\"><title>N1</title></g>\n</g>\n</g></svg>\n";
+	const char *tail =
+		"<g id=\"node1\" class=\"node\"><title>N1</title></g>\n</g>\n</g></svg>\n";
 	assert_string_equal(out + strlen(out) - strlen(tail), tail);
 	assert_int_equal(count(out, "id=\"viewport\""), 1);
 	assert_int_equal(count(out, "viewBox"), 0);

@@ -35,7 +35,7 @@ static void test_units(void **state)
 	(void)state;
 	check_value(JH_UNIT_MB, 24822855, "23.7");
 	check_value(JH_UNIT_MB, 0, "0.0");
-	check_value(JH_UNIT_MB, 52428.8, "0.1");  /* 0.05 MiB rounds as the double does */
+	check_value(JH_UNIT_MB, 52428.8, "0.1"); /* 0.05 MiB rounds as the double does */
 	check_value(JH_UNIT_MB, -1, "-0.0");
 	check_value(JH_UNIT_MB, -11286477, "-10.8");
 	check_value(JH_UNIT_BYTES, -5734399.6, "-5734399"); /* toward zero */
@@ -110,10 +110,10 @@ static char *run_text(const struct jh_options *o, int limit)
 	tp_sym(&p, 0x60, "f(int)--inl_helper");
 	tp_sym(&p, 0x80, "g");
 	tp_sym(&p, 0x90, "??");
-	const uint64_t s0[] = {0x10, 0x20, 0x30, 0x30, 0x40};
-	const uint64_t s1[] = {0x60, 0x40};
-	const uint64_t s3[] = {0x80, 0x90, 0x40};
-	const uint64_t s4[] = {0x10};
+	const uint64_t s0[] = { 0x10, 0x20, 0x30, 0x30, 0x40 };
+	const uint64_t s1[] = { 0x60, 0x40 };
+	const uint64_t s3[] = { 0x80, 0x90, 0x40 };
+	const uint64_t s4[] = { 0x10 };
 	tp_stack(&p, s0, 5, 100, 1);
 	tp_stack(&p, s1, 2, 40, 2);
 	tp_stack(&p, s3, 3, 3, 1);
@@ -139,24 +139,22 @@ static void test_text_layout(void **state)
 	struct jh_options o;
 	topts_init(&o);
 	char *s = run_text(&o, -1);
-	assert_string_equal(s,
-		"Total: 150 B\n"
-		"     100  69.9%  69.9%      100  69.9% leaf_alloc\n"
-		"      40  28.0%  97.9%       40  28.0% inl_helper (inline)\n"
-		"       3   2.1% 100.0%        3   2.1% g\n"
-		"       0   0.0% 100.0%        3   2.1% ?? ?\n"
-		"       0   0.0% 100.0%       40  28.0% f\n"
-		"       0   0.0% 100.0%      143 100.0% main\n"
-		"       0   0.0% 100.0%      100  69.9% rec\n");
+	assert_string_equal(s, "Total: 150 B\n"
+			       "     100  69.9%  69.9%      100  69.9% leaf_alloc\n"
+			       "      40  28.0%  97.9%       40  28.0% inl_helper (inline)\n"
+			       "       3   2.1% 100.0%        3   2.1% g\n"
+			       "       0   0.0% 100.0%        3   2.1% ?? ?\n"
+			       "       0   0.0% 100.0%       40  28.0% f\n"
+			       "       0   0.0% 100.0%      143 100.0% main\n"
+			       "       0   0.0% 100.0%      100  69.9% rec\n");
 	free(s);
 
 	o.cum = 1;
 	s = run_text(&o, 3);
-	assert_string_equal(s,
-		"Total: 150 B\n"
-		"       0   0.0%   0.0%      143 100.0% main\n"
-		"     100  69.9%  69.9%      100  69.9% leaf_alloc\n"
-		"       0   0.0%  69.9%      100  69.9% rec\n");
+	assert_string_equal(s, "Total: 150 B\n"
+			       "       0   0.0%   0.0%      143 100.0% main\n"
+			       "     100  69.9%  69.9%      100  69.9% leaf_alloc\n"
+			       "       0   0.0%  69.9%      100  69.9% rec\n");
 	free(s);
 
 	o.cum = 0;

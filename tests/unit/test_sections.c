@@ -68,11 +68,13 @@ static int setup(void **state)
 		return -1;
 	if (sh("cd %s && printf '%%s\\n' '#include <stdio.h>' "
 	       "'static int sq(int x) { return x * x; }' "
-	       "'int main(int c, char **v) { printf(\"%%d %%s\\\\n\", sq(c), v[0]); return 0; }' > t.c && "
+	       "'int main(int c, char **v) { printf(\"%%d %%s\\\\n\", sq(c), v[0]); return 0; }' > "
+	       "t.c && "
 	       "cc -g -O2 t.c -o plain && "
 	       "objcopy --compress-debug-sections=zlib-gabi plain gabi && "
 	       "objcopy --compress-debug-sections=zlib-gnu plain gnu && "
-	       "objcopy --compress-debug-sections=zstd plain zstd", dir) != 0)
+	       "objcopy --compress-debug-sections=zstd plain zstd",
+	       dir) != 0)
 		return -1;
 	return 0;
 }
@@ -87,7 +89,7 @@ static int teardown(void **state)
 static struct jh_sections *open_ok(const char *name)
 {
 	char p[512];
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	path_of(p, sizeof(p), name);
 	struct jh_sections *s = jh_sections_open(p, &d);
 	if (!s)
@@ -99,8 +101,8 @@ static void same_debug_sections(const char *variant, int prefetch)
 {
 	struct jh_sections *plain = open_ok("plain"), *v = open_ok(variant);
 	if (prefetch) {
-		static const char *const all[] = {".debug_info", ".debug_line", ".debug_str",
-						  ".debug_abbrev", ".debug_aranges", NULL};
+		static const char *const all[] = { ".debug_info",   ".debug_line",    ".debug_str",
+						   ".debug_abbrev", ".debug_aranges", NULL };
 		jh_sections_prefetch(v, all, 2);
 	}
 	int compared = 0, compressed = 0;
@@ -158,7 +160,7 @@ static void test_zstd(void **state)
 static void expect_reject(const char *name, const char *what)
 {
 	char p[512];
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	path_of(p, sizeof(p), name);
 	struct jh_sections *s = jh_sections_open(p, &d);
 	assert_null(s);
@@ -260,7 +262,7 @@ static void test_corrupt_payload(void **state)
 	spit(q, b, n);
 	free(b);
 
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	struct jh_sections *s = jh_sections_open(q, &d);
 	assert_non_null(s);
 	const struct jh_section *info = jh_sections_find(s, ".debug_info");

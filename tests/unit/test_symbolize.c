@@ -36,11 +36,12 @@ static struct jh_mapping exec_map(const char *path, uint64_t base)
 	assert_non_null(im);
 	const struct jh_elf_load *ld;
 	size_t n = jh_elf_image_loads(im, &ld);
-	struct jh_mapping m = {0};
+	struct jh_mapping m = { 0 };
 	for (size_t i = 0; i < n; i++) {
 		if (!(ld[i].flags & PF_X))
 			continue;
-		uint64_t lo = ld[i].vaddr & ~0xfffULL, hi = (ld[i].vaddr + ld[i].filesz + 0xfff) & ~0xfffULL;
+		uint64_t lo = ld[i].vaddr & ~0xfffULL,
+			 hi = (ld[i].vaddr + ld[i].filesz + 0xfff) & ~0xfffULL;
 		m.start = base + lo;
 		m.end = base + hi;
 		m.offset = ld[i].offset & ~0xfffULL;
@@ -54,7 +55,9 @@ static struct jh_mapping exec_map(const char *path, uint64_t base)
 static uint64_t sym_addr(const char *path, const char *name, uint64_t *size)
 {
 	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "nm -S -D --defined-only %s 2>/dev/null | awk '$4==\"%s\"'; nm -S %s 2>/dev/null | awk '$4==\"%s\"'",
+	snprintf(cmd, sizeof cmd,
+		 "nm -S -D --defined-only %s 2>/dev/null | awk '$4==\"%s\"'; nm -S %s 2>/dev/null "
+		 "| awk '$4==\"%s\"'",
 		 path, name, path, name);
 	FILE *p = popen(cmd, "r");
 	unsigned long long a = 0, s = 0;
@@ -77,7 +80,7 @@ static void symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, si
 {
 	jh_intern_init(&r->names);
 	memset(&r->fr, 0, sizeof(r->fr));
-	struct jh_diag d = {{0}, 0};
+	struct jh_diag d = { { 0 }, 0 };
 	assert_int_equal(jh_symbolize(s, maps, nmaps, pcs, n, &r->names, r->res, &r->fr, &d), 0);
 }
 
@@ -96,7 +99,7 @@ static void test_modules(void **state)
 {
 	(void)state;
 	uint64_t pie = 0x55d0c0de0000ULL, je = 0x7f0000000000ULL;
-	struct jh_mapping maps[4] = {exec_map(prog, pie), exec_map(JEMALLOC, je)};
+	struct jh_mapping maps[4] = { exec_map(prog, pie), exec_map(JEMALLOC, je) };
 	memcpy(maps[2].perms, "r-xp", 5); /* [vdso] */
 	maps[2].start = 0x7fff00000000ULL;
 	maps[2].end = maps[2].start + 0x2000;
@@ -108,9 +111,9 @@ static void test_modules(void **state)
 
 	uint64_t leaf = sym_addr(prog, "leaf_alloc", NULL), mussz;
 	uint64_t mus = sym_addr(JEMALLOC, "malloc_usable_size", &mussz);
-	uint64_t pcs[5] = {pie + leaf + 1, je + mus + 2, je + mus + mussz + 8, maps[2].start + 0x10,
-			   maps[3].start + 0x10};
-	struct jh_symbolizer_opts o = {0};
+	uint64_t pcs[5] = { pie + leaf + 1, je + mus + 2, je + mus + mussz + 8,
+			    maps[2].start + 0x10, maps[3].start + 0x10 };
+	struct jh_symbolizer_opts o = { 0 };
 	struct jh_symbolizer *s = jh_symbolizer_new(&o);
 	struct run r;
 	symbolize(s, maps, 4, pcs, 5, &r);
@@ -144,15 +147,17 @@ static void test_modules(void **state)
 
 	/* another process of the same binary: other load address, same answers */
 	uint64_t pie2 = 0x561100000000ULL;
-	struct jh_mapping maps2[1] = {exec_map(prog, pie2)};
-	uint64_t pcs2[1] = {pie2 + leaf + 1};
+	struct jh_mapping maps2[1] = { exec_map(prog, pie2) };
+	uint64_t pcs2[1] = { pie2 + leaf + 1 };
 	struct run r2;
 	symbolize(s, maps2, 1, pcs2, 1, &r2);
 	assert_int_equal(r2.res[0].modaddr, leaf + 1);
 	assert_int_equal(r2.res[0].nframes, r.res[0].nframes);
 	for (uint32_t k = 0; k < r.res[0].nframes; k++) {
-		assert_string_equal(r2.fr.items[r2.res[0].first + k].func, r.fr.items[r.res[0].first + k].func);
-		assert_int_equal(r2.fr.items[r2.res[0].first + k].line, r.fr.items[r.res[0].first + k].line);
+		assert_string_equal(r2.fr.items[r2.res[0].first + k].func,
+				    r.fr.items[r.res[0].first + k].func);
+		assert_int_equal(r2.fr.items[r2.res[0].first + k].line,
+				 r.fr.items[r.res[0].first + k].line);
 	}
 	release(&r);
 	release(&r2);
@@ -183,10 +188,14 @@ static char *capture_stderr(void (*fn)(void *), void *arg)
 static void two_calls_missing(void *arg)
 {
 	(void)arg;
-	struct jh_mapping m = {0x7f1000000000ULL, 0x7f1000010000ULL, 0x1000, "r-xp", 0,
-			       "/nonexistent/lib/libgone.so.1"};
-	uint64_t pcs[2] = {m.start + 0x123, m.start + 0x456};
-	struct jh_symbolizer_opts o = {0};
+	struct jh_mapping m = { 0x7f1000000000ULL,
+				0x7f1000010000ULL,
+				0x1000,
+				"r-xp",
+				0,
+				"/nonexistent/lib/libgone.so.1" };
+	uint64_t pcs[2] = { m.start + 0x123, m.start + 0x456 };
+	struct jh_symbolizer_opts o = { 0 };
 	struct jh_symbolizer *s = jh_symbolizer_new(&o);
 	struct run r;
 	for (int i = 0; i < 2; i++) {
@@ -223,42 +232,47 @@ static void test_coverage(void **state)
 	(void)state;
 	const char *a = "/bin/a", *lib = "/lib/b.so";
 	struct jh_symresult res[4] = {
-		{a, 1, JH_SYM_FULL, 0, 0, 1},
-		{a, 2, JH_SYM_FULL, 0, 0, 1},
-		{lib, 3, JH_SYM_SYMBOL, 0, 0, 1},
-		{NULL, 4, JH_SYM_UNKNOWN, 0, 0, 0},
+		{ a, 1, JH_SYM_FULL, 0, 0, 1 },
+		{ a, 2, JH_SYM_FULL, 0, 0, 1 },
+		{ lib, 3, JH_SYM_SYMBOL, 0, 0, 1 },
+		{ NULL, 4, JH_SYM_UNKNOWN, 0, 0, 0 },
 	};
-	double bytes[4] = {600, 200, 150, 50};
+	double bytes[4] = { 600, 200, 150, 50 };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	jh_symbolize_coverage(f, res, bytes, 4);
 	fclose(f);
-	assert_string_equal(buf,
-		"jeheap: symbolized 2 of 4 unique addresses (80.0% of bytes) fully, 1 (15.0%) by symbol only, "
+	assert_string_equal(
+		buf,
+		"jeheap: symbolized 2 of 4 unique addresses (80.0% of bytes) fully, 1 (15.0%) by "
+		"symbol only, "
 		"1 (5.0%) not at all\n"
 		"jeheap:   /lib/b.so: 0 full, 1 symbol only, 0 unknown (15.0% of bytes not full)\n"
-		"jeheap:   (no file mapping): 0 full, 0 symbol only, 1 unknown (5.0% of bytes not full)\n");
+		"jeheap:   (no file mapping): 0 full, 0 symbol only, 1 unknown (5.0% of bytes not "
+		"full)\n");
 	free(buf);
 	/* all full: one line */
 	f = open_memstream(&buf, &len);
 	jh_symbolize_coverage(f, res, bytes, 2);
 	fclose(f);
-	assert_string_equal(buf, "jeheap: symbolized 2 of 2 unique addresses (100.0% of bytes) fully, "
-				 "0 (0.0%) by symbol only, 0 (0.0%) not at all\n");
+	assert_string_equal(buf,
+			    "jeheap: symbolized 2 of 2 unique addresses (100.0% of bytes) fully, "
+			    "0 (0.0%) by symbol only, 0 (0.0%) not at all\n");
 	free(buf);
 	/* allocator addresses are left out of the counts and named apart */
 	struct jh_symresult withalloc[3] = {
-		{a, 1, JH_SYM_FULL, 0, 0, 1},
-		{lib, 3, JH_SYM_UNKNOWN, 1, 0, 0},
-		{lib, 4, JH_SYM_UNKNOWN, 1, 0, 0},
+		{ a, 1, JH_SYM_FULL, 0, 0, 1 },
+		{ lib, 3, JH_SYM_UNKNOWN, 1, 0, 0 },
+		{ lib, 4, JH_SYM_UNKNOWN, 1, 0, 0 },
 	};
 	f = open_memstream(&buf, &len);
 	jh_symbolize_coverage(f, withalloc, bytes, 3);
 	fclose(f);
-	assert_string_equal(buf, "jeheap: symbolized 1 of 1 unique addresses (100.0% of bytes) fully, "
-				 "0 (0.0%) by symbol only, 0 (0.0%) not at all; "
-				 "2 allocator addresses not counted\n");
+	assert_string_equal(buf,
+			    "jeheap: symbolized 1 of 1 unique addresses (100.0% of bytes) fully, "
+			    "0 (0.0%) by symbol only, 0 (0.0%) not at all; "
+			    "2 allocator addresses not counted\n");
 	free(buf);
 }
 
@@ -270,16 +284,17 @@ static void test_split_and_deleted(void **state)
 	(void)state;
 	uint64_t base = 0x7f5500000000ULL;
 	struct jh_mapping whole = exec_map(JEMALLOC, base);
-	uint64_t mal = sym_addr(JEMALLOC, "malloc", NULL), mus = sym_addr(JEMALLOC, "malloc_usable_size", NULL);
+	uint64_t mal = sym_addr(JEMALLOC, "malloc", NULL),
+		 mus = sym_addr(JEMALLOC, "malloc_usable_size", NULL);
 	uint64_t cut = (base + mus) & ~0xfffULL;
 	assert_true(cut > base + mal && cut > whole.start && cut < whole.end);
-	struct jh_mapping maps[2] = {whole, whole};
+	struct jh_mapping maps[2] = { whole, whole };
 	maps[0].end = cut;
 	maps[1].start = cut;
 	maps[1].offset = whole.offset + (cut - whole.start);
 	maps[1].deleted = 1;
-	uint64_t pcs[2] = {base + mal + 1, base + mus + 1};
-	struct jh_symbolizer_opts o = {0};
+	uint64_t pcs[2] = { base + mal + 1, base + mus + 1 };
+	struct jh_symbolizer_opts o = { 0 };
 	struct jh_symbolizer *s = jh_symbolizer_new(&o);
 	struct run r;
 	symbolize(s, maps, 2, pcs, 2, &r);
@@ -308,9 +323,9 @@ static void test_add_lib(void **state)
 {
 	(void)state;
 	uint64_t leaf = sym_addr(prog, "leaf_alloc", NULL);
-	uint64_t pcs[1] = {leaf + 1};
-	char *libs[1] = {prog};
-	struct jh_symbolizer_opts o = {0};
+	uint64_t pcs[1] = { leaf + 1 };
+	char *libs[1] = { prog };
+	struct jh_symbolizer_opts o = { 0 };
 	struct jh_symbolizer *s = jh_symbolizer_new(&o);
 	struct run r;
 	symbolize(s, NULL, 0, pcs, 1, &r);
@@ -333,10 +348,8 @@ static void test_add_lib(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_modules),
-		cmocka_unit_test(test_missing_once),
-		cmocka_unit_test(test_coverage),
-		cmocka_unit_test(test_add_lib),
+		cmocka_unit_test(test_modules),           cmocka_unit_test(test_missing_once),
+		cmocka_unit_test(test_coverage),          cmocka_unit_test(test_add_lib),
 		cmocka_unit_test(test_split_and_deleted),
 	};
 	return cmocka_run_group_tests(tests, setup, symtest_teardown);

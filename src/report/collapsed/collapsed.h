@@ -37,23 +37,23 @@ struct jh_coll_str {
  */
 struct jh_coll {
 	const struct jh_graph *g;
-	uint32_t *eoff;     /* per location: its elements are [eoff[l], eoff[l+1]),
+	uint32_t *eoff; /* per location: its elements are [eoff[l], eoff[l+1]),
 	                     * at least one for a used location */
-	uint32_t *rk;       /* per element: byte order of its text among all
+	uint32_t *rk;   /* per element: byte order of its text among all
 	                     * (equal texts, equal ranks) */
 	uint32_t nranks;
-	struct jh_coll_str *rstr; /* per rank */
-	char *counts;       /* per stack: " count\n" or " before after\n" */
-	size_t *coff;       /* per stack, nstacks + 1 */
-	void *scratch;      /* for ranking, sorting, then rec (jh_coll_scratch) */
-	void *scratch_block; /* where it is */
+	struct jh_coll_str *rstr;       /* per rank */
+	char *counts;                   /* per stack: " count\n" or " before after\n" */
+	size_t *coff;                   /* per stack, nstacks + 1 */
+	void *scratch;                  /* for ranking, sorting, then rec (jh_coll_scratch) */
+	void *scratch_block;            /* where it is */
 	uint64_t (*rec)[JH_COLL_INREC]; /* per location: its elements (aligned) */
 	struct jh_coll_str *ovf;
 };
 
 /* Element j of location l (j below its element count). */
 static inline const struct jh_coll_str *jh_coll_elem(const struct jh_coll *c, uint32_t l,
-						      uint32_t j)
+						     uint32_t j)
 {
 	return &c->rstr[c->rk[c->eoff[l] + j]];
 }

@@ -15,32 +15,32 @@
  * T) says whether x may come before y. name##_merge merges src[lo..mid)
  * and src[mid..hi) into dst[lo..hi).
  */
-#define MSORT(name, T, C, le)                                                        \
+#define MSORT(name, T, C, le)                                                                 \
 	static void name##_merge(C c, const T *src, size_t lo, size_t mid, size_t hi, T *dst) \
-	{                                                                                \
-		size_t i = lo, j = mid, k = lo;                                          \
-		while (i < mid && j < hi)                                                \
-			dst[k++] = le(c, &src[i], &src[j]) ? src[i++] : src[j++];        \
-		while (i < mid)                                                          \
-			dst[k++] = src[i++];                                             \
-		while (j < hi)                                                           \
-			dst[k++] = src[j++];                                             \
-	}                                                                                \
-	static void name(C c, T *a, size_t n, T *tmp)                                    \
-	{                                                                                \
-		T *src = a, *dst = tmp;                                                  \
-		for (size_t w = 1; w < n; w *= 2) {                                      \
-			for (size_t lo = 0; lo < n; lo += 2 * w) {                       \
-				size_t mid = lo + w < n ? lo + w : n;                    \
-				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;             \
-				name##_merge(c, src, lo, mid, hi, dst);                  \
-			}                                                                \
-			T *t = src;                                                      \
-			src = dst;                                                       \
-			dst = t;                                                         \
-		}                                                                        \
-		if (src != a)                                                            \
-			memcpy(a, src, n * sizeof(*a));                                  \
+	{                                                                                     \
+		size_t i = lo, j = mid, k = lo;                                               \
+		while (i < mid && j < hi)                                                     \
+			dst[k++] = le(c, &src[i], &src[j]) ? src[i++] : src[j++];             \
+		while (i < mid)                                                               \
+			dst[k++] = src[i++];                                                  \
+		while (j < hi)                                                                \
+			dst[k++] = src[j++];                                                  \
+	}                                                                                     \
+	static void name(C c, T *a, size_t n, T *tmp)                                         \
+	{                                                                                     \
+		T *src = a, *dst = tmp;                                                       \
+		for (size_t w = 1; w < n; w *= 2) {                                           \
+			for (size_t lo = 0; lo < n; lo += 2 * w) {                            \
+				size_t mid = lo + w < n ? lo + w : n;                         \
+				size_t hi = lo + 2 * w < n ? lo + 2 * w : n;                  \
+				name##_merge(c, src, lo, mid, hi, dst);                       \
+			}                                                                     \
+			T *t = src;                                                           \
+			src = dst;                                                            \
+			dst = t;                                                              \
+		}                                                                             \
+		if (src != a)                                                                 \
+			memcpy(a, src, n * sizeof(*a));                                       \
 	}
 
 /* ---- ranks of the element strings ---- */
@@ -96,7 +96,7 @@ static unsigned __int128 chunk(const struct jh_coll_str *el, const struct rkey *
 		return (unsigned __int128)__builtin_bswap64(v[0]) << 64 | __builtin_bswap64(v[1]);
 	}
 	/* the name's last bytes, then at most "[inline];" */
-	unsigned char b[16] = {0};
+	unsigned char b[16] = { 0 };
 	size_t i = len > at ? len - at : 0;
 	memcpy(b, e->s + at, i);
 	for (; i < 16 && at + i < m; i++)
@@ -128,9 +128,10 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 	uint32_t *rank = xmalloc(jh_st_mult(n ? n : 1, sizeof(*rank)));
 	for (size_t i = 0; i < n; i++) {
 		size_t m = el[i].len + (el[i].inl ? 9 : 1);
-		k[i] = (struct rkey){0, el[i].s, (uint32_t)i,
-				     el[i].len < 0x7fffff00 ? (uint32_t)(el[i].inl != 0) << 31 | (uint32_t)m
-							    : UINT32_MAX};
+		k[i] = (struct rkey){ 0, el[i].s, (uint32_t)i,
+				      el[i].len < 0x7fffff00
+					      ? (uint32_t)(el[i].inl != 0) << 31 | (uint32_t)m
+					      : UINT32_MAX };
 		k[i].k = chunk(el, &k[i], 0);
 	}
 	struct rtask *st = NULL;
@@ -138,7 +139,7 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 	uint32_t r = 0;
 	if (n) {
 		JH_GROW(st, 1, alloc);
-		st[nst++] = (struct rtask){0, n, 0};
+		st[nst++] = (struct rtask){ 0, n, 0 };
 	}
 	while (nst) {
 		struct rtask t = st[--nst];
@@ -164,7 +165,8 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 				lo--;
 			int ended = rkey_len(el, &a[lo]) <= (t.depth + 1) * 16;
 			JH_GROW(st, nst + 1, alloc);
-			st[nst++] = (struct rtask){t.lo + lo, hi - lo, ended ? SIZE_MAX : t.depth + 1};
+			st[nst++] = (struct rtask){ t.lo + lo, hi - lo,
+						    ended ? SIZE_MAX : t.depth + 1 };
 			hi = lo;
 		}
 	}
@@ -178,9 +180,9 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 /* Walks a stack's line element by element, root first. */
 struct walk {
 	const struct jh_coll *c;
-	const uint32_t *locs; /* leaf first */
-	uint32_t li;          /* locations left */
-	uint32_t l;           /* the current location */
+	const uint32_t *locs;   /* leaf first */
+	uint32_t li;            /* locations left */
+	uint32_t l;             /* the current location */
 	uint32_t e, ebeg, eend; /* its elements: e the next */
 };
 
@@ -225,7 +227,8 @@ static int cmp_lines(const struct jh_coll *c, uint32_t a, uint32_t b)
 	struct jh_sb x = JH_SB_INIT, y = JH_SB_INIT;
 	jh_sb_init(&x);
 	jh_sb_init(&y);
-	struct jh_coll_sink kx = {.kind = JH_SINK_SB, .sb = &x}, ky = {.kind = JH_SINK_SB, .sb = &y};
+	struct jh_coll_sink kx = { .kind = JH_SINK_SB, .sb = &x },
+			    ky = { .kind = JH_SINK_SB, .sb = &y };
 	jh_coll_line(c, a, &kx);
 	jh_coll_line(c, b, &ky);
 	int r = memcmp(x.buf, y.buf, x.len < y.len ? x.len : y.len);
@@ -253,14 +256,16 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 	for (;;) {
 		int la = 1, lb = 1;
 		uint32_t ex = walk_next(&a, &la), ey = walk_next(&b, &lb);
-		if (ex == UINT32_MAX || ey == UINT32_MAX) /* a stack emptied by allocator removal (rare) */
+		if (ex == UINT32_MAX ||
+		    ey == UINT32_MAX) /* a stack emptied by allocator removal (rare) */
 			return cmp_lines(c, sa, sb);
 		if (!la && !lb && c->rk[ex] != c->rk[ey]) /* the texts differ */
 			return c->rk[ex] < c->rk[ey] ? -1 : 1;
 		const struct jh_coll_str *x = jh_coll_elem(c, a.l, ex - a.ebeg);
 		const struct jh_coll_str *y = jh_coll_elem(c, b.l, ey - b.ebeg);
 		/* their texts but the ';' */
-		size_t xl = x->len + 8 * (size_t)(x->inl != 0), yl = y->len + 8 * (size_t)(y->inl != 0);
+		size_t xl = x->len + 8 * (size_t)(x->inl != 0),
+		       yl = y->len + 8 * (size_t)(y->inl != 0);
 		size_t n = xl < yl ? xl : yl, same = x->len < y->len ? x->len : y->len;
 		if (same > n)
 			same = n;
@@ -281,7 +286,7 @@ static int cmp_stacks(const struct jh_coll *c, uint32_t sa, uint32_t sb)
 			return cx < cy ? -1 : 1;
 		if (xl != yl) /* a last name's ' ' met a ' ' in the other's (rare): */
 			return cmp_lines(c, sa, sb); /* the count goes on against a name */
-		if (la) /* both last, equal names: the counts decide */
+		if (la)                              /* both last, equal names: the counts decide */
 			return cmp_counts(c, sa, sb);
 	}
 }
@@ -314,9 +319,10 @@ static void stack_key(const struct sort_ctx *x, uint32_t stack, uint64_t key[2])
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
 	unsigned w = 0, left = key_per; /* the word filled, its fields left (no division) */
-	uint64_t k[2] = {0, 0};
+	uint64_t k[2] = { 0, 0 };
 	for (uint32_t li = gs->len; li-- > 0 && w < 2;) {
-		uint32_t e = c->eoff[locs[li]], end = c->eoff[locs[li] + 1] - !li; /* not the last */
+		uint32_t e = c->eoff[locs[li]],
+			 end = c->eoff[locs[li] + 1] - !li; /* not the last */
 		for (; e < end && w < 2; e++) {
 			k[w] = k[w] << key_bits | (c->rk[e] + 1);
 			if (!--left) {
@@ -325,7 +331,7 @@ static void stack_key(const struct sort_ctx *x, uint32_t stack, uint64_t key[2])
 			}
 		}
 	}
-	if (w < 2 && left < key_per) /* the fields left are 0 (and the words */
+	if (w < 2 && left < key_per)      /* the fields left are 0 (and the words */
 		k[w] <<= key_bits * left; /* not begun, which are 0) */
 	key[0] = k[0];
 	key[1] = k[1];
@@ -335,8 +341,8 @@ static void stack_key(const struct sort_ctx *x, uint32_t stack, uint64_t key[2])
  * all over memory): stage 2 their ids, 1 their element offsets, 0 the
  * ranks. Inlined: GCC deems a function that only prefetches free of side
  * effects, and drops the calls. */
-static inline __attribute__((always_inline)) void
-prefetch_key(const struct jh_coll *c, size_t s, int stage)
+static inline __attribute__((always_inline)) void prefetch_key(const struct jh_coll *c, size_t s,
+							       int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks || !g->stacks[s].len)
@@ -354,8 +360,7 @@ prefetch_key(const struct jh_coll *c, size_t s, int stage)
 	}
 }
 
-static inline int cmp_keyed(const struct sort_ctx *sc, const struct keyed *a,
-			    const struct keyed *b)
+static inline int cmp_keyed(const struct sort_ctx *sc, const struct keyed *a, const struct keyed *b)
 {
 	int w = a->key[0] == b->key[0]; /* the first word that differs */
 	uint64_t x = a->key[w], y = b->key[w];
@@ -369,8 +374,7 @@ static inline int cmp_keyed(const struct sort_ctx *sc, const struct keyed *a,
 
 /* Where neither line ends within its key, keys that differ order the lines
  * as numbers. */
-static inline int keyed_le(const struct sort_ctx *sc, const struct keyed *a,
-			   const struct keyed *b)
+static inline int keyed_le(const struct sort_ctx *sc, const struct keyed *a, const struct keyed *b)
 {
 	if (!((a->stack | b->stack) & KEY_SHORT)) {
 		unsigned __int128 x = (unsigned __int128)a->key[0] << 64 | a->key[1];
@@ -395,7 +399,7 @@ uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch)
 	const struct jh_graph *g = c->g;
 	size_t n = g->nstacks;
 	struct keyed *kd = scratch, *tmp = kd + n;
-	struct sort_ctx sc = {c, 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1), 0};
+	struct sort_ctx sc = { c, 64 - (unsigned)__builtin_clzll((uint64_t)c->nranks + 1), 0 };
 	sc.per = 64 / sc.bits;
 	for (size_t s = 0; s < n; s++) {
 		kd[s].key[0] = kd[s].key[1] = 0;

@@ -31,7 +31,7 @@
  * them by index.
  */
 struct elcache {
-	uint32_t *idx[2];         /* per function id (jh_graph_func_id): index in
+	uint32_t *idx[2]; /* per function id (jh_graph_func_id): index in
 	                           * el + 1, per inline flag */
 	struct jh_coll_str *el;
 	size_t nel, alloc;
@@ -41,7 +41,7 @@ struct elcache {
 static uint32_t new_elem(struct elcache *ec, const char *s, size_t n, int inl)
 {
 	JH_GROW(ec->el, ec->nel + 1, ec->alloc);
-	ec->el[ec->nel] = (struct jh_coll_str){s, n, inl};
+	ec->el[ec->nel] = (struct jh_coll_str){ s, n, inl };
 	return (uint32_t)ec->nel++;
 }
 
@@ -63,7 +63,8 @@ static void make_names(struct elcache *ec, const struct jh_model *m)
 	for (size_t k = 0; k < ec->nel; k++) {
 		if (k + 8 < ec->nel && !ec->el[k + 8].s)
 			for (int j = 0; j < 4; j++)
-				__builtin_prefetch(m->frames.items[ec->el[k + 8].len].func + 64 * j);
+				__builtin_prefetch(m->frames.items[ec->el[k + 8].len].func +
+						   64 * j);
 		struct jh_coll_str *e = &ec->el[k];
 		if (e->s)
 			continue;
@@ -135,7 +136,7 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 	const struct jh_graph *g = c->g;
 	const struct jh_model *m = g->m;
 	const uint32_t *fid = jh_graph_func_ids(g);
-	struct elcache ec = {.strs = strs};
+	struct elcache ec = { .strs = strs };
 	size_t nf = jh_graph_nfuncs(g);
 	ec.idx[0] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[0]));
 	ec.idx[1] = xcalloc(nf ? nf : 1, sizeof(*ec.idx[1]));
@@ -197,8 +198,9 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
  * order, so their locations are all over memory. Stage 1: the stack's
  * location ids; 0: their records. Inlined (see prefetch_key in
  * collapsed_sort.c). */
-static inline __attribute__((always_inline)) void
-prefetch_stack(const struct jh_coll *c, const uint32_t *order, size_t s, int stage)
+static inline __attribute__((always_inline)) void prefetch_stack(const struct jh_coll *c,
+								 const uint32_t *order, size_t s,
+								 int stage)
 {
 	const struct jh_graph *g = c->g;
 	if (s >= g->nstacks)
@@ -276,9 +278,10 @@ static __attribute__((noinline)) struct iovec *iovs_flush(struct iovs *k, struct
 /* Gathers the pieces of a location's record r at v (flushing first when
  * check and there may not be room); *sep: the separator before its first
  * element, then after its last. */
-static inline __attribute__((always_inline)) struct iovec *
-iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_t *r, size_t *sep,
-	 int check)
+static inline __attribute__((always_inline)) struct iovec *iovs_loc(struct iovs *k, struct iovec *v,
+								    const struct jh_coll *c,
+								    const uint64_t *r, size_t *sep,
+								    int check)
 {
 	struct iovec *end = k->iov + NIOV;
 	if (__builtin_expect(r[0] != 0, 1)) {
@@ -293,21 +296,23 @@ iovs_loc(struct iovs *k, struct iovec *v, const struct jh_coll *c, const uint64_
 	for (uint64_t j = 0; j < r[2]; j++) {
 		if (v == end)
 			v = iovs_flush(k, v);
-		*v++ = (struct iovec){(char *)(uintptr_t)p[j].s - *sep, p[j].len + *sep};
+		*v++ = (struct iovec){ (char *)(uintptr_t)p[j].s - *sep, p[j].len + *sep };
 		*sep = jh_coll_sep(p[j].inl);
 	}
 	return v;
 }
 
 /* Gathers stack's line (see jh_coll_line) at v. */
-static inline __attribute__((always_inline)) struct iovec *
-iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t stack)
+static inline __attribute__((always_inline)) struct iovec *iovs_line(struct iovs *k,
+								     struct iovec *v,
+								     const struct jh_coll *c,
+								     uint32_t stack)
 {
 	const struct jh_gstack *gs = &c->g->stacks[stack];
 	const uint32_t *locs = c->g->locpool + gs->off;
 	const struct iovec *end = k->iov + NIOV;
 	const uint64_t(*rec)[JH_COLL_INREC] = c->rec; /* (not reloaded after stores) */
-	size_t sep = 0; /* the separator before the next element (none first) */
+	size_t sep = 0;                     /* the separator before the next element (none first) */
 	const uint32_t *p = locs + gs->len; /* past the next location's id */
 	size_t room = (size_t)gs->len * JH_COLL_INREC + 2;
 	/* room for all its records (and the last two pieces) made first,
@@ -327,8 +332,8 @@ iovs_line(struct iovs *k, struct iovec *v, const struct jh_coll *c, uint32_t sta
 	if (end - v < 2)
 		v = iovs_flush(k, v);
 	if (sep == JH_NAME_PAD) /* the last element is inline */
-		*v++ = (struct iovec){(void *)(uintptr_t)jh_coll_inline_mark, 8};
-	*v++ = (struct iovec){c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack]};
+		*v++ = (struct iovec){ (void *)(uintptr_t)jh_coll_inline_mark, 8 };
+	*v++ = (struct iovec){ c->counts + c->coff[stack], c->coff[stack + 1] - c->coff[stack] };
 	return v;
 }
 
@@ -381,7 +386,7 @@ static int write_direct(FILE *out, int fd, struct jh_coll *c, const uint32_t *or
 /* Writes the sorted lines through a buffer. */
 static int write_buffered(FILE *out, const struct jh_coll *c, const uint32_t *order)
 {
-	struct jh_coll_sink k = {.kind = JH_SINK_BUF, .out = out, .cap = 1 << 20};
+	struct jh_coll_sink k = { .kind = JH_SINK_BUF, .out = out, .cap = 1 << 20 };
 	k.buf = xmalloc(k.cap);
 	for (size_t s = 0; s < c->g->nstacks; s++)
 		jh_coll_line(c, order[s], &k);
@@ -414,8 +419,8 @@ static void build_counts(struct jh_coll *c, struct jh_sb *counts)
 
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
-	struct jh_coll c = {.g = g};
-	struct jh_arena strs = {0};
+	struct jh_coll c = { .g = g };
+	struct jh_arena strs = { 0 };
 	int fd = direct_fd(out);
 	build_elements(&c, &strs, fd >= 0);
 	JH_TRACE("coll: elements");

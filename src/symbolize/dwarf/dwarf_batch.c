@@ -42,19 +42,20 @@ void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit
 	b->qs = xmalloc(jh_st_mult(n + 1, sizeof(*b->qs)));
 	for (size_t i = 0; i < n; i++)
 		if (unit_of[i] != SIZE_MAX)
-			b->qs[b->nq++] = (struct jh_batch_query){addrs[i], i, unit_of[i], 0, 0};
+			b->qs[b->nq++] = (struct jh_batch_query){ addrs[i], i, unit_of[i], 0, 0 };
 	jh_qsort(b->qs, b->nq, sizeof(*b->qs), cmp_query);
 	b->tasks = xcalloc(b->nq + 1, sizeof(*b->tasks));
 	for (size_t i = 0; i < b->nq; i++) {
 		if (!b->ntasks || b->tasks[b->ntasks - 1].unit != b->qs[i].unit)
-			b->tasks[b->ntasks++] = (struct jh_batch_task){.unit = b->qs[i].unit, .q0 = i};
+			b->tasks[b->ntasks++] = (struct jh_batch_task){ .unit = b->qs[i].unit,
+									.q0 = i };
 		b->tasks[b->ntasks - 1].q1 = i + 1;
 	}
 	b->order = xmalloc(jh_st_mult(b->ntasks + 1, sizeof(*b->order)));
 	for (size_t k = 0; k < b->ntasks; k++)
 		b->order[k] = k;
 	if (unit_size && b->ntasks > 1) {
-		struct order_ctx c = {b, unit_size};
+		struct order_ctx c = { b, unit_size };
 		qsort_r(b->order, b->ntasks, sizeof(*b->order), cmp_task_size, &c);
 	}
 }
@@ -63,7 +64,7 @@ void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *displa
 		   uint32_t line)
 {
 	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){name, display, file, line};
+	k->frames[k->nframes++] = (struct jh_dwarf_frame){ name, display, file, line };
 }
 
 size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *ans,
@@ -71,7 +72,7 @@ size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *an
 {
 	size_t total = 0, failed = 0, pos = 0;
 	for (size_t i = 0; i < n; i++)
-		ans[i] = (struct jh_dwarf_answer){0, 0};
+		ans[i] = (struct jh_dwarf_answer){ 0, 0 };
 	for (size_t k = 0; k < b->ntasks; k++)
 		total += b->tasks[k].nframes;
 	struct jh_dwarf_frame *out = xmalloc(jh_st_mult(total + 1, sizeof(*out)));
@@ -80,7 +81,7 @@ size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *an
 		failed += t->failed;
 		for (size_t i = t->q0; i < t->q1; i++) {
 			const struct jh_batch_query *q = &b->qs[i];
-			ans[q->idx] = (struct jh_dwarf_answer){(uint32_t)(pos + q->first), q->n};
+			ans[q->idx] = (struct jh_dwarf_answer){ (uint32_t)(pos + q->first), q->n };
 		}
 		if (t->nframes)
 			memcpy(out + pos, t->frames, t->nframes * sizeof(*out));
@@ -96,7 +97,8 @@ size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *an
 	return failed;
 }
 
-static const char *file_name(const struct jh_unit_tables *t, struct jh_intern *strings, uint64_t idx)
+static const char *file_name(const struct jh_unit_tables *t, struct jh_intern *strings,
+			     uint64_t idx)
 {
 	if (!t->have_lt || !t->files)
 		return NULL;
@@ -122,9 +124,10 @@ static const char *demangled(struct jh_intern *strings, struct jh_u64map *displa
 	return (const char *)(uintptr_t)*v;
 }
 
-void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const struct jh_unit_tables *t,
-		     uint64_t leaf, struct jh_intern *strings, struct jh_u64map *display,
-		     const char *(*name)(void *ctx, uint64_t die_off), void *ctx)
+void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
+		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
+		     struct jh_u64map *display, const char *(*name)(void *ctx, uint64_t die_off),
+		     void *ctx)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
@@ -144,10 +147,12 @@ void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const st
 		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
 		const char *nm = name(ctx, nd->die_off), *dm = demangled(strings, display, nm);
 		if (j == 0) {
-			jh_batch_emit(k, nm, dm, row ? file_name(t, strings, row->file) : NULL, row ? row->line : 0);
+			jh_batch_emit(k, nm, dm, row ? file_name(t, strings, row->file) : NULL,
+				      row ? row->line : 0);
 		} else {
 			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
-			jh_batch_emit(k, nm, dm, file_name(t, strings, in->call_file), in->call_line);
+			jh_batch_emit(k, nm, dm, file_name(t, strings, in->call_file),
+				      in->call_line);
 		}
 	}
 	q->n = (uint32_t)n;

@@ -62,9 +62,10 @@ struct jh_unit_tables {
  * name -> demangled (the workers have time to spare while .debug_info
  * streams; the symbolizer's copy after the lookup has not).
  */
-void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q, const struct jh_unit_tables *t,
-		     uint64_t leaf, struct jh_intern *strings, struct jh_u64map *display,
-		     const char *(*name)(void *ctx, uint64_t die_off), void *ctx);
+void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
+		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
+		     struct jh_u64map *display, const char *(*name)(void *ctx, uint64_t die_off),
+		     void *ctx);
 /*
  * Fills ans[0..n) and the frame array from the tasks and frees the batch.
  * Returns the number of failed tasks.

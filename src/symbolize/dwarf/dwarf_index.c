@@ -47,9 +47,9 @@ struct jh_dwh {
 	struct obj_ctx ctx, alt_ctx;
 	Dwarf_Obj_Access_Interface iface, alt_iface;
 	struct jh_intern strings;
-	struct jh_u64map names; /* die offset (| ALT_BIT) -> interned name + 1 */
+	struct jh_u64map names;   /* die offset (| ALT_BIT) -> interned name + 1 */
 	struct jh_u64map display; /* interned name -> its demangled form */
-	int spec;               /* .debug_info final only in [lo, hi) for sure */
+	int spec;                 /* .debug_info final only in [lo, hi) for sure */
 	uint64_t lo, hi;
 };
 
@@ -137,7 +137,7 @@ static int oa_load_section(void *obj, Dwarf_Half i, Dwarf_Small **data, int *err
 }
 
 static const Dwarf_Obj_Access_Methods oa_methods = {
-	oa_section_info, oa_byte_order, oa_length_size, oa_pointer_size,
+	oa_section_info,  oa_byte_order,   oa_length_size, oa_pointer_size,
 	oa_section_count, oa_load_section, NULL,
 };
 
@@ -247,8 +247,8 @@ static int attr_udata(Dwarf_Debug dbg, Dwarf_Attribute a, uint64_t *v)
 }
 
 /* Raw value bytes of an attribute, for the forms libdwarf cannot follow. */
-static int attr_raw(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
-		    unsigned n, uint64_t *v)
+static int attr_raw(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a, unsigned n,
+		    uint64_t *v)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
 	const struct jh_section *info = in_alt ? h->dw->alt_info : h->dw->secs.info;
@@ -284,8 +284,8 @@ static const char *attr_string(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwar
 	if (form == DW_FORM_GNU_strp_alt || form == DW_FORM_strp_sup) {
 		uint64_t off;
 		const struct jh_section *str = h->dw->alt_str;
-		if (in_alt || !str || !str->data || !attr_raw(h, in_alt, die, a, die_offset_size(die), &off) ||
-		    off >= str->size)
+		if (in_alt || !str || !str->data ||
+		    !attr_raw(h, in_alt, die, a, die_offset_size(die), &off) || off >= str->size)
 			return NULL;
 		const char *s = (const char *)str->data + off;
 		const char *nul = memchr(s, 0, str->size - off);
@@ -298,8 +298,8 @@ static const char *attr_string(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwar
 }
 
 /* The DIE a reference attribute points at: offset and whether in the alt file. */
-static int attr_ref(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a,
-		    uint64_t *off, int *to_alt)
+static int attr_ref(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute a, uint64_t *off,
+		    int *to_alt)
 {
 	Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
 	Dwarf_Error err = NULL;
@@ -307,7 +307,9 @@ static int attr_ref(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute
 	if (!chk(dbg, dwarf_whatform(a, &form, &err), &err))
 		return 0;
 	if (form == DW_FORM_GNU_ref_alt || form == DW_FORM_ref_sup4 || form == DW_FORM_ref_sup8) {
-		unsigned n = form == DW_FORM_ref_sup4 ? 4 : form == DW_FORM_ref_sup8 ? 8 : die_offset_size(die);
+		unsigned n = form == DW_FORM_ref_sup4   ? 4
+			     : form == DW_FORM_ref_sup8 ? 8
+							: die_offset_size(die);
 		*to_alt = 1;
 		return !in_alt && h->alt && attr_raw(h, in_alt, die, a, n, off);
 	}
@@ -346,17 +348,20 @@ static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0)
 			continue;
 		Dwarf_Attribute *attrs = NULL;
 		Dwarf_Signed na = 0;
-		uint64_t next[2] = {0, 0}; /* abstract_origin, specification */
-		int have[2] = {0, 0};
+		uint64_t next[2] = { 0, 0 }; /* abstract_origin, specification */
+		int have[2] = { 0, 0 };
 		if (chk(dbg, dwarf_attrlist(die, &attrs, &na, &err), &err)) {
 			for (Dwarf_Signed i = 0; i < na; i++) {
 				Dwarf_Half at = 0;
 				if (chk(dbg, dwarf_whatattr(attrs[i], &at, &err), &err)) {
-					if ((at == DW_AT_linkage_name || at == DW_AT_MIPS_linkage_name) && !linkage)
+					if ((at == DW_AT_linkage_name ||
+					     at == DW_AT_MIPS_linkage_name) &&
+					    !linkage)
 						linkage = attr_string(h, in_alt, die, attrs[i]);
 					else if (at == DW_AT_name && !name)
 						name = attr_string(h, in_alt, die, attrs[i]);
-					else if (at == DW_AT_abstract_origin || at == DW_AT_specification) {
+					else if (at == DW_AT_abstract_origin ||
+						 at == DW_AT_specification) {
 						int j = at == DW_AT_specification, ta = 0;
 						uint64_t o = 0;
 						if (attr_ref(h, in_alt, die, attrs[i], &o, &ta)) {
@@ -467,7 +472,7 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die c
 	if (!chk(dbg, dwarf_child(cudie, &kid, &err), &err))
 		return;
 	JH_GROW(st, 1, ast);
-	st[nst++] = (struct frame){kid, -1, 0};
+	st[nst++] = (struct frame){ kid, -1, 0 };
 	while (nst) {
 		Dwarf_Die die = st[nst - 1].die;
 		int64_t par = st[nst - 1].parent, me = par;
@@ -490,7 +495,8 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die c
 				int inl = tag == DW_TAG_inlined_subroutine;
 				t->nodes[t->nnodes++] = (struct jh_walk_node){
 					off, par, inl ? die_udata(dbg, die, DW_AT_call_file) : 0,
-					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl};
+					inl ? die_udata(dbg, die, DW_AT_call_line) : 0, inl
+				};
 			} else {
 				t->rv.n = r0;
 			}
@@ -510,7 +516,7 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die c
 			nst--;
 		if (kid) {
 			JH_GROW(st, nst + 1, ast);
-			st[nst++] = (struct frame){kid, me, cold};
+			st[nst++] = (struct frame){ kid, me, cold };
 		}
 	}
 	free(st);
@@ -571,21 +577,22 @@ void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_quer
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
-	if (dw->walk == 'l' ||
-	    jh_walk_unit(&dw->secs, hdr_off, cu_base, addrs, nq, &t.w) != 0) {
+	if (dw->walk == 'l' || jh_walk_unit(&dw->secs, hdr_off, cu_base, addrs, nq, &t.w) != 0) {
 		t.w.nnodes = 0;
 		t.w.rv.n = 0;
 		if (dw->walk == 'f')
 			k->failed = 1; /* test mode: the scanner must cope alone */
 		else
 			walk_cu(dbg, &dw->secs, cudie,
-				jh_unit_info_scan(&dw->secs, hdr_off, cu_base, &u, &cd) == 0 ? &u : NULL,
+				jh_unit_info_scan(&dw->secs, hdr_off, cu_base, &u, &cd) == 0 ? &u
+											     : NULL,
 				addrs, nq, &t.w);
 	}
 	dwarf_dealloc_die(cudie);
 	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
 	for (size_t i = 0; i < nq; i++)
-		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, &h->display, unit_name, h);
+		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, &h->display, unit_name,
+				h);
 	free(addrs);
 	free(leaf);
 
@@ -617,8 +624,10 @@ static void read_aranges(Dwarf_Debug dbg, struct jh_rangevec *rv, struct jh_u64m
 		Dwarf_Unsigned seg = 0, segsz = 0, len = 0;
 		Dwarf_Addr start = 0;
 		Dwarf_Off cu_die = 0, cu_hdr = 0;
-		if (chk(dbg, dwarf_get_arange_info_b(ar[i], &seg, &segsz, &start, &len,
-						     with_die ? &cu_die : NULL, &err), &err) &&
+		if (chk(dbg,
+			dwarf_get_arange_info_b(ar[i], &seg, &segsz, &start, &len,
+						with_die ? &cu_die : NULL, &err),
+			&err) &&
 		    chk(dbg, dwarf_get_arange_cu_header_offset(ar[i], &cu_hdr, &err), &err)) {
 			if (covered)
 				jh_u64map_put(covered, cu_hdr, NULL);
@@ -643,7 +652,7 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d,
 {
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
-	struct jh_rangevec rv = {NULL, 0, 0};
+	struct jh_rangevec rv = { NULL, 0, 0 };
 	read_aranges(dbg, arv, covered, !streamed);
 	for (size_t i = 0; i < arv->n; i++)
 		jh_rangevec_add(&rv, arv->v[i].lo, arv->v[i].hi, arv->v[i].key);
@@ -652,7 +661,8 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d,
 	for (;;) {
 		if (streamed && off < dw->secs.info->size &&
 		    (jh_units_wait(&dw->units, off, &lo, &hi) != 0 ||
-		     (lo != off && jh_sections_wait(dw->main, dw->info_idx, UINT64_MAX) < dw->secs.info->size))) {
+		     (lo != off && jh_sections_wait(dw->main, dw->info_idx, UINT64_MAX) <
+					   dw->secs.info->size))) {
 			free(rv.v);
 			return -2;
 		}
@@ -660,18 +670,19 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d,
 		Dwarf_Half ver = 0, asz = 0, lsz = 0, esz = 0, type = 0;
 		Dwarf_Off abbr = 0;
 		Dwarf_Sig8 sig;
-		rc = dwarf_next_cu_header_d(dbg, 1, &hlen, &ver, &abbr, &asz, &lsz, &esz, &sig, &toff,
-					    &next, &type, &err);
+		rc = dwarf_next_cu_header_d(dbg, 1, &hlen, &ver, &abbr, &asz, &lsz, &esz, &sig,
+					    &toff, &next, &type, &err);
 		if (!chk(dbg, rc, &err))
 			break;
 		Dwarf_Die cudie = NULL;
 		Dwarf_Half tag = 0;
 		Dwarf_Off die_off = 0;
 		if (chk(dbg, dwarf_siblingof_b(dbg, NULL, 1, &cudie, &err), &err)) {
-			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) && tag == DW_TAG_compile_unit &&
+			if (chk(dbg, dwarf_tag(cudie, &tag, &err), &err) &&
+			    tag == DW_TAG_compile_unit &&
 			    chk(dbg, dwarf_dieoffset(cudie, &die_off, &err), &err)) {
 				JH_GROW(dw->cus, dw->ncus + 1, dw->acus);
-				dw->cus[dw->ncus++] = (struct jh_cu){off, die_off, next - off};
+				dw->cus[dw->ncus++] = (struct jh_cu){ off, die_off, next - off };
 				if (!jh_u64map_get(covered, off)) {
 					Dwarf_Addr base = 0;
 					if (!chk(dbg, dwarf_lowpc(cudie, &base, &err), &err))
@@ -699,8 +710,8 @@ static int build_index(struct jh_dwarf *dw, struct jh_dwh *h, struct jh_diag *d,
 	return 0;
 }
 
-int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed, struct jh_rangevec *arv,
-			struct jh_u64map *covered, int *partly)
+int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed,
+			struct jh_rangevec *arv, struct jh_u64map *covered, int *partly)
 {
 	struct jh_dwh *h = handle_new(dw); /* fresh: libdwarf's unit iteration from the start */
 	if (!h)

@@ -20,8 +20,8 @@ struct jh_dwarf;
 struct jh_dwarf_frame {
 	const char *name; /* DW_AT_linkage_name (mangled) if any, else DW_AT_name; NULL if none */
 	const char *display; /* name demangled as addr2line -C does (name itself if not mangled) */
-	const char *file; /* full path as llvm-symbolizer prints it; NULL if unknown */
-	uint32_t line;    /* 0 if unknown */
+	const char *file;    /* full path as llvm-symbolizer prints it; NULL if unknown */
+	uint32_t line;       /* 0 if unknown */
 };
 
 struct jh_dwarf_answer {

@@ -68,8 +68,8 @@ void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_quer
  * Returns 0 (*partly: libdwarf stopped early), -1 with d set, or -2 when
  * a streamed unit never arrived.
  */
-int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed, struct jh_rangevec *arv,
-			struct jh_u64map *covered, int *partly);
+int jh_dwarf_index_pass(struct jh_dwarf *dw, struct jh_diag *d, int streamed,
+			struct jh_rangevec *arv, struct jh_u64map *covered, int *partly);
 /* The .debug_aranges claims (keys: unit header offsets); with_die: with that check. */
 void jh_dwarf_aranges(struct jh_dwarf *dw, struct jh_rangevec *arv, struct jh_u64map *covered,
 		      int with_die);

@@ -37,7 +37,7 @@ static void add_row(struct jh_line_table *t, struct seqstate *sq, const struct r
 		sq->first = t->nrows;
 	}
 	JH_GROW(t->rows, t->nrows + 1, t->arows);
-	t->rows[t->nrows++] = (struct jh_line_row){r->addr, r->line, r->file};
+	t->rows[t->nrows++] = (struct jh_line_row){ r->addr, r->line, r->file };
 }
 
 /* End of sequence: the end row is not stored; its address is hi. */
@@ -45,8 +45,8 @@ static void end_seq(struct jh_line_table *t, struct seqstate *sq, const struct r
 {
 	if (!sq->empty && sq->lo < r->addr) {
 		JH_GROW(t->seqs, t->nseqs + 1, t->aseqs);
-		t->seqs[t->nseqs++] = (struct jh_line_seq){sq->lo, r->addr, sq->first,
-							    t->nrows - sq->first};
+		t->seqs[t->nseqs++] = (struct jh_line_seq){ sq->lo, r->addr, sq->first,
+							    t->nrows - sq->first };
 	} else if (!sq->empty) {
 		t->nrows = sq->first; /* llvm drops empty or inverted sequences */
 	}
@@ -68,7 +68,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	memset(t, 0, sizeof(*t));
 	if (!sec || off >= size)
 		return -1;
-	struct jh_cur c = {sec + off, sec + size, 0};
+	struct jh_cur c = { sec + off, sec + size, 0 };
 	unsigned offsz;
 	uint64_t len = jh_cur_initial_length(&c, &offsz);
 	if (c.bad || len > (uint64_t)(c.end - c.p))
@@ -90,7 +90,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	int line_base = (int8_t)jh_cur_uint(&c, 1);
 	unsigned line_range = (unsigned)jh_cur_uint(&c, 1);
 	unsigned opcode_base = (unsigned)jh_cur_uint(&c, 1);
-	unsigned char std_len[256] = {0};
+	unsigned char std_len[256] = { 0 };
 	for (unsigned i = 1; i < opcode_base; i++)
 		std_len[i] = (unsigned char)jh_cur_uint(&c, 1);
 	if (c.bad || c.p > prog || line_range == 0 || opcode_base == 0)
@@ -99,7 +99,7 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 	c.p = prog;
 
 	struct regs r;
-	struct seqstate sq = {0, 1, 0};
+	struct seqstate sq = { 0, 1, 0 };
 	reset(&r);
 	while (c.p < c.end && !c.bad) {
 		unsigned op = *c.p++;
@@ -129,24 +129,14 @@ int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struc
 			c.p = next; /* define_file, set_discriminator, vendor ops */
 			break;
 		}
-		case 1: /* DW_LNS_copy */
-			add_row(t, &sq, &r);
-			break;
-		case 2: /* DW_LNS_advance_pc */
-			r.addr += jh_cur_uleb(&c) * min_inst;
-			break;
-		case 3: /* DW_LNS_advance_line */
-			r.line += (uint32_t)jh_cur_sleb(&c);
-			break;
-		case 4: /* DW_LNS_set_file */
-			r.file = (uint32_t)jh_cur_uleb(&c);
-			break;
+		case 1: /* DW_LNS_copy */ add_row(t, &sq, &r); break;
+		case 2: /* DW_LNS_advance_pc */ r.addr += jh_cur_uleb(&c) * min_inst; break;
+		case 3: /* DW_LNS_advance_line */ r.line += (uint32_t)jh_cur_sleb(&c); break;
+		case 4: /* DW_LNS_set_file */ r.file = (uint32_t)jh_cur_uleb(&c); break;
 		case 8: /* DW_LNS_const_add_pc */
 			r.addr += (uint64_t)((255 - opcode_base) / line_range) * min_inst;
 			break;
-		case 9: /* DW_LNS_fixed_advance_pc */
-			r.addr += jh_cur_uint(&c, 2);
-			break;
+		case 9: /* DW_LNS_fixed_advance_pc */ r.addr += jh_cur_uint(&c, 2); break;
 		default: /* negate_stmt, basic_block, prologue/epilogue, isa, unknown */
 			for (unsigned i = 0; i < std_len[op]; i++)
 				jh_cur_uleb(&c);

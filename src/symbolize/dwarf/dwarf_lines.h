@@ -36,8 +36,7 @@ struct jh_line_table {
  * Returns 0, or -1 if the header is malformed (t is then empty). Rows of a
  * program that is cut short are kept up to the last complete sequence.
  */
-int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off,
-		    struct jh_line_table *t);
+int jh_lines_decode(const unsigned char *sec, uint64_t size, uint64_t off, struct jh_line_table *t);
 /* The row for addr (llvm's lookupAddress), or NULL. */
 const struct jh_line_row *jh_lines_lookup(const struct jh_line_table *t, uint64_t addr);
 void jh_lines_free(struct jh_line_table *t);

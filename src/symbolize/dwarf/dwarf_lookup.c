@@ -36,8 +36,10 @@ static void assign_units(const struct jh_sched_range *r, size_t nr, const struct
 {
 	for (size_t i = 0; i < n; i++) {
 		uint64_t off = jh_sched_find(r, nr, addrs[i]);
-		const struct jh_cu *cu = off == UINT64_MAX || !ncus ? NULL
-			: bsearch(&off, cus, ncus, sizeof(*cus), cmp_cu_off);
+		const struct jh_cu *cu = off == UINT64_MAX || !ncus
+						 ? NULL
+						 : bsearch(&off, cus, ncus, sizeof(*cus),
+							   cmp_cu_off);
 		unit_of[i] = cu ? (size_t)(cu - cus) : SIZE_MAX;
 	}
 }
@@ -55,16 +57,24 @@ static size_t spec_units(const struct jh_sched_range *r, size_t nr, const uint64
 	struct jh_cu *cus = xcalloc(nk + 1, sizeof(*cus));
 	for (size_t i = 0; i < nk; i++)
 		if (!nu || cus[nu - 1].hdr_off != k[i])
-			cus[nu++] = (struct jh_cu){k[i], UINT64_MAX, 0};
+			cus[nu++] = (struct jh_cu){ k[i], UINT64_MAX, 0 };
 	free(k);
 	*out = cus;
 	return nu;
 }
 
 static const char *const prefetch_names[] = {
-	".debug_info", ".debug_abbrev", ".debug_line", ".debug_str", ".debug_line_str",
-	".debug_ranges", ".debug_rnglists", ".debug_aranges", ".debug_addr",
-	".debug_str_offsets", NULL,
+	".debug_info",
+	".debug_abbrev",
+	".debug_line",
+	".debug_str",
+	".debug_line_str",
+	".debug_ranges",
+	".debug_rnglists",
+	".debug_aranges",
+	".debug_addr",
+	".debug_str_offsets",
+	NULL,
 };
 
 struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_sections *alt,
@@ -118,11 +128,12 @@ struct jh_dwarf *jh_dwarf_open(const struct jh_sections *main, const struct jh_s
 	} else { /* the full index waits for the units; aranges now */
 		struct jh_dwh *h = jh_dwh_get(dw);
 		if (!h) {
-			jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0, "libdwarf cannot read the DWARF");
+			jh_diag_set(d, JH_EXIT_INPUT, jh_sections_path(main), 0,
+				    "libdwarf cannot read the DWARF");
 			goto fail;
 		}
 		jh_dwh_put(h);
-		struct jh_rangevec rv = {NULL, 0, 0};
+		struct jh_rangevec rv = { NULL, 0, 0 };
 		jh_dwarf_aranges(dw, &rv, NULL, 0);
 		dw->nspec = jh_sched_disjoint(rv.v, rv.n);
 		dw->spec = rv.v;
@@ -157,7 +168,7 @@ static int same_aranges(const struct jh_rangevec *a, const struct jh_u64map *ca,
 
 int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
 {
-	struct jh_rangevec arv = {NULL, 0, 0}, arv2 = {NULL, 0, 0};
+	struct jh_rangevec arv = { NULL, 0, 0 }, arv2 = { NULL, 0, 0 };
 	struct jh_u64map cov, cov2;
 	jh_u64map_init(&cov);
 	jh_u64map_init(&cov2);
@@ -165,7 +176,8 @@ int jh_dwarf_build_index(struct jh_dwarf *dw, struct jh_diag *d)
 	const char *path = jh_sections_path(dw->main);
 	if (dw->streaming && (rc == -2 || !jh_sections_at(dw->main, dw->info_idx)->data)) {
 		index_reset(dw); /* waits for the inflate: it failed */
-		rc = jh_diag_set(d, JH_EXIT_INPUT, path, 0, "corrupt compressed section .debug_info");
+		rc = jh_diag_set(d, JH_EXIT_INPUT, path, 0,
+				 "corrupt compressed section .debug_info");
 	} else if (dw->streaming && rc == 0) {
 		/* the aranges with the unit-header check, as an unstreamed index takes them */
 		jh_dwarf_aranges(dw, &arv2, &cov2, 1);
@@ -189,7 +201,7 @@ int jh_dwarf_finish_index(struct jh_dwarf *dw)
 {
 	pthread_mutex_lock(&dw->index_lock);
 	if (dw->index_state == 0) {
-		struct jh_diag d = {{0}, 0};
+		struct jh_diag d = { { 0 }, 0 };
 		const char *path = jh_sections_path(dw->main);
 		/* unit by unit as the stream inflates; a failed inflate comes back
 		 * as the corrupt-section error */
@@ -278,8 +290,8 @@ static int spec_valid(const struct run *r, const size_t *spec_of, const uint64_t
 	for (size_t i = 0; i < n && ok; i++) {
 		size_t s = spec_of[i], f = final_of[i];
 		ok = s == SIZE_MAX ? f == SIZE_MAX
-			: f != SIZE_MAX && r->spec[s].hdr_off == dw->cus[f].hdr_off &&
-			  r->spec[s].die_off == dw->cus[f].die_off;
+				   : f != SIZE_MAX && r->spec[s].hdr_off == dw->cus[f].hdr_off &&
+					     r->spec[s].die_off == dw->cus[f].die_off;
 	}
 	free(final_of);
 	return ok;
@@ -300,7 +312,7 @@ static void no_answers(size_t n, struct jh_dwarf_answer *ans, struct jh_dwarf_fr
 static int lookup_spec(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jobs,
 		       struct jh_dwarf_answer *ans, struct jh_dwarf_frame **frames, size_t *nframes)
 {
-	struct run r = {.dw = dw};
+	struct run r = { .dw = dw };
 	size_t *unit_of = xmalloc(jh_st_mult(n + 1, sizeof(*unit_of)));
 	r.nspec = spec_units(dw->spec, dw->nspec, addrs, n, &r.spec);
 	assign_units(dw->spec, dw->nspec, r.spec, r.nspec, addrs, n, unit_of);
@@ -346,7 +358,7 @@ int jh_dwarf_lookup(struct jh_dwarf *dw, const uint64_t *addrs, size_t n, int jo
 	for (size_t i = 0; i < dw->ncus; i++)
 		unit_size[i] = dw->cus[i].size;
 	assign_units(dw->ranges, dw->nranges, dw->cus, dw->ncus, addrs, n, unit_of);
-	struct run r = {.dw = dw};
+	struct run r = { .dw = dw };
 	jh_batch_init(&r.b, addrs, unit_of, n, unit_size);
 	free(unit_of);
 	free(unit_size);

@@ -14,9 +14,9 @@
 struct jh_dwarf_addrctx {
 	const unsigned char *addr; /* .debug_addr, may be NULL */
 	uint64_t addr_size_sec;
-	uint64_t addr_base;        /* DW_AT_addr_base (0: none) */
-	unsigned addr_size;        /* 4 or 8 */
-	unsigned offsz;            /* 4 or 8 (DWARF 32/64) */
+	uint64_t addr_base; /* DW_AT_addr_base (0: none) */
+	unsigned addr_size; /* 4 or 8 */
+	unsigned offsz;     /* 4 or 8 (DWARF 32/64) */
 };
 
 typedef void (*jh_range_fn)(void *ctx, uint64_t lo, uint64_t hi);

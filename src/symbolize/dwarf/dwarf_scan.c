@@ -19,11 +19,11 @@ struct jh_abbrev {
 	uint64_t code;
 	unsigned tag;
 	int children;
-	size_t first, n;   /* into attrs */
-	int64_t fixed;     /* byte size of the attribute values if constant, else -1 */
-	int64_t sib_at;    /* offset of a DW_AT_sibling value inside them, or -1 */
+	size_t first, n; /* into attrs */
+	int64_t fixed;   /* byte size of the attribute values if constant, else -1 */
+	int64_t sib_at;  /* offset of a DW_AT_sibling value inside them, or -1 */
 	unsigned sib_form;
-	int64_t plan;      /* variable size: its skip plan in ops, or -1 */
+	int64_t plan; /* variable size: its skip plan in ops, or -1 */
 	size_t nplan;
 };
 
@@ -32,7 +32,17 @@ struct jh_abbrev {
  * block, a DW_AT_sibling of n bytes, or (subroutines and units) a value
  * the resolver needs, attrs[n], read and decoded.
  */
-enum { OP_FIXED, OP_LEB, OP_STRING, OP_BLOCK1, OP_BLOCK2, OP_BLOCK4, OP_BLOCKLEB, OP_SIBLING, OP_READ };
+enum {
+	OP_FIXED,
+	OP_LEB,
+	OP_STRING,
+	OP_BLOCK1,
+	OP_BLOCK2,
+	OP_BLOCK4,
+	OP_BLOCKLEB,
+	OP_SIBLING,
+	OP_READ
+};
 struct jh_scan_op {
 	uint8_t kind;
 	uint16_t form;
@@ -41,11 +51,20 @@ struct jh_scan_op {
 
 /* DW_TAG_*, DW_AT_*, DW_FORM_* values used here (DWARF 5 and GNU). */
 enum {
-	TAG_subprogram = 0x2e, TAG_inlined = 0x1d,
-	AT_sibling = 0x01, AT_low_pc = 0x11, AT_high_pc = 0x12, AT_ranges = 0x55,
-	AT_call_file = 0x58, AT_call_line = 0x59, AT_addr_base = 0x73, AT_rnglists_base = 0x74,
-	AT_GNU_addr_base = 0x2133, AT_GNU_ranges_base = 0x2132,
-	TAG_compile_unit = 0x11, TAG_partial_unit = 0x3c,
+	TAG_subprogram = 0x2e,
+	TAG_inlined = 0x1d,
+	AT_sibling = 0x01,
+	AT_low_pc = 0x11,
+	AT_high_pc = 0x12,
+	AT_ranges = 0x55,
+	AT_call_file = 0x58,
+	AT_call_line = 0x59,
+	AT_addr_base = 0x73,
+	AT_rnglists_base = 0x74,
+	AT_GNU_addr_base = 0x2133,
+	AT_GNU_ranges_base = 0x2132,
+	TAG_compile_unit = 0x11,
+	TAG_partial_unit = 0x3c,
 };
 
 static uint64_t rd(struct jh_scan *s, unsigned n)
@@ -62,7 +81,7 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 {
 	if (off >= size)
 		return -1;
-	struct jh_cur c = {sec + off, sec + size, 0};
+	struct jh_cur c = { sec + off, sec + size, 0 };
 	size_t aab = 0, aat = 0;
 	for (;;) {
 		uint64_t code = jh_cur_uleb(&c);
@@ -70,7 +89,9 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 			return -1;
 		if (code == 0)
 			break;
-		struct jh_abbrev a = {code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0, -1, -1, 0, -1, 0};
+		struct jh_abbrev a = {
+			code, (unsigned)jh_cur_uleb(&c), 0, s->nattrs, 0, -1, -1, 0, -1, 0
+		};
 		a.children = (int)jh_cur_uint(&c, 1);
 		for (;;) {
 			uint64_t at = jh_cur_uleb(&c), form = jh_cur_uleb(&c);
@@ -80,7 +101,8 @@ static int parse_abbrevs(struct jh_scan *s, const unsigned char *sec, uint64_t s
 			if (at == 0 && form == 0)
 				break;
 			JH_GROW(s->attrs, s->nattrs + 1, aat);
-			s->attrs[s->nattrs++] = (struct jh_scan_attr){(uint16_t)at, (uint16_t)form, ic};
+			s->attrs[s->nattrs++] = (struct jh_scan_attr){ (uint16_t)at, (uint16_t)form,
+								       ic };
 			a.n++;
 		}
 		JH_GROW(s->ab, s->nab + 1, aab);
@@ -94,15 +116,36 @@ static int form_size(const struct jh_scan *s, unsigned form)
 {
 	switch (form) {
 	case 0x01: return (int)s->addr_size;
-	case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29: return 1;
-	case 0x05: case 0x12: case 0x26: case 0x2a: return 2;
-	case 0x27: case 0x2b: return 3;
-	case 0x06: case 0x13: case 0x1c: case 0x28: case 0x2c: return 4;
-	case 0x07: case 0x14: case 0x20: case 0x24: return 8;
+	case 0x0b:
+	case 0x11:
+	case 0x0c:
+	case 0x25:
+	case 0x29: return 1;
+	case 0x05:
+	case 0x12:
+	case 0x26:
+	case 0x2a: return 2;
+	case 0x27:
+	case 0x2b: return 3;
+	case 0x06:
+	case 0x13:
+	case 0x1c:
+	case 0x28:
+	case 0x2c: return 4;
+	case 0x07:
+	case 0x14:
+	case 0x20:
+	case 0x24: return 8;
 	case 0x1e: return 16;
-	case 0x0e: case 0x17: case 0x1d: case 0x1f: case 0x1f20: case 0x1f21: return (int)s->offsz;
+	case 0x0e:
+	case 0x17:
+	case 0x1d:
+	case 0x1f:
+	case 0x1f20:
+	case 0x1f21: return (int)s->offsz;
 	case 0x10: return (int)(s->version <= 2 ? s->addr_size : s->offsz);
-	case 0x19: case 0x21: return 0;
+	case 0x19:
+	case 0x21: return 0;
 	}
 	return -1;
 }
@@ -111,14 +154,21 @@ static int form_size(const struct jh_scan *s, unsigned form)
 static int skip_kind(unsigned form)
 {
 	switch (form) {
-	case 0x0d: case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23:
-	case 0x1f01: case 0x1f02:
-		return OP_LEB;
+	case 0x0d:
+	case 0x0f:
+	case 0x15:
+	case 0x1a:
+	case 0x1b:
+	case 0x22:
+	case 0x23:
+	case 0x1f01:
+	case 0x1f02: return OP_LEB;
 	case 0x08: return OP_STRING;
 	case 0x0a: return OP_BLOCK1;
 	case 0x03: return OP_BLOCK2;
 	case 0x04: return OP_BLOCK4;
-	case 0x09: case 0x18: return OP_BLOCKLEB;
+	case 0x09:
+	case 0x18: return OP_BLOCKLEB;
 	}
 	return -1;
 }
@@ -158,7 +208,8 @@ static void plan_abbrev(struct jh_scan *s, struct jh_abbrev *a, size_t *aops)
 			continue;
 		}
 		JH_GROW(s->ops, s->nops + 1, *aops);
-		s->ops[s->nops++] = (struct jh_scan_op){(uint8_t)kind, at->form, n > 0 ? (uint32_t)n : 0};
+		s->ops[s->nops++] = (struct jh_scan_op){ (uint8_t)kind, at->form,
+							 n > 0 ? (uint32_t)n : 0 };
 	}
 	a->plan = (int64_t)start;
 	a->nplan = s->nops - start;
@@ -252,47 +303,76 @@ static int read_form(struct jh_scan *s, unsigned form, int64_t implicit, uint64_
 	uint64_t n;
 	*v = 0;
 	switch (form) {
-	case 0x01: *v = rd(s, s->addr_size); break;            /* addr */
-	case 0x0b: case 0x11: case 0x0c: case 0x25: case 0x29: /* data1 ref1 flag strx1 addrx1 */
-		*v = rd(s, 1); break;
-	case 0x05: case 0x12: case 0x26: case 0x2a: *v = rd(s, 2); break; /* data2 ref2 strx2 addrx2 */
-	case 0x27: case 0x2b: *v = rd(s, 3); break;            /* strx3 addrx3 */
-	case 0x06: case 0x13: case 0x1c: case 0x28: case 0x2c: /* data4 ref4 ref_sup4 strx4 addrx4 */
-		*v = rd(s, 4); break;
-	case 0x07: case 0x14: case 0x20: case 0x24: *v = rd(s, 8); break; /* data8 ref8 ref_sig8 ref_sup8 */
-	case 0x1e: rd(s, 8); rd(s, 8); break;                  /* data16 */
-	case 0x0d: *v = (uint64_t)jh_cur_sleb(&s->c); break;  /* sdata */
-	case 0x0f: case 0x15: case 0x1a: case 0x1b: case 0x22: case 0x23: /* udata ref_udata strx addrx loclistx rnglistx */
-	case 0x1f01: case 0x1f02:                              /* GNU_addr_index GNU_str_index */
-		*v = uleb(s); break;
-	case 0x0e: case 0x17: case 0x1d: case 0x1f: case 0x1f20: case 0x1f21: /* strp sec_offset strp_sup line_strp GNU_ref_alt GNU_strp_alt */
-		*v = rd(s, s->offsz); break;
+	case 0x01: *v = rd(s, s->addr_size); break; /* addr */
+	case 0x0b:
+	case 0x11:
+	case 0x0c:
+	case 0x25:
+	case 0x29: /* data1 ref1 flag strx1 addrx1 */ *v = rd(s, 1); break;
+	case 0x05:
+	case 0x12:
+	case 0x26:
+	case 0x2a: *v = rd(s, 2); break; /* data2 ref2 strx2 addrx2 */
+	case 0x27:
+	case 0x2b: *v = rd(s, 3); break; /* strx3 addrx3 */
+	case 0x06:
+	case 0x13:
+	case 0x1c:
+	case 0x28:
+	case 0x2c: /* data4 ref4 ref_sup4 strx4 addrx4 */ *v = rd(s, 4); break;
+	case 0x07:
+	case 0x14:
+	case 0x20:
+	case 0x24: *v = rd(s, 8); break; /* data8 ref8 ref_sig8 ref_sup8 */
+	case 0x1e:
+		rd(s, 8);
+		rd(s, 8);
+		break;                                       /* data16 */
+	case 0x0d: *v = (uint64_t)jh_cur_sleb(&s->c); break; /* sdata */
+	case 0x0f:
+	case 0x15:
+	case 0x1a:
+	case 0x1b:
+	case 0x22:
+	case 0x23: /* udata ref_udata strx addrx loclistx rnglistx */
+	case 0x1f01:
+	case 0x1f02: /* GNU_addr_index GNU_str_index */ *v = uleb(s); break;
+	case 0x0e:
+	case 0x17:
+	case 0x1d:
+	case 0x1f:
+	case 0x1f20:
+	case 0x1f21: /* strp sec_offset strp_sup line_strp GNU_ref_alt GNU_strp_alt */
+		*v = rd(s, s->offsz);
+		break;
 	case 0x10: *v = rd(s, s->version <= 2 ? s->addr_size : s->offsz); break; /* ref_addr */
-	case 0x19: break;                                      /* flag_present */
-	case 0x21: *v = (uint64_t)implicit; break;             /* implicit_const */
-	case 0x08:                                             /* string */
+	case 0x19: break;                                                        /* flag_present */
+	case 0x21: *v = (uint64_t)implicit; break; /* implicit_const */
+	case 0x08:                                 /* string */
 		q = memchr(s->c.p, 0, (size_t)(s->c.end - s->c.p));
 		if (!q)
 			return -1;
 		s->c.p = q + 1;
 		break;
-	case 0x0a: n = rd(s, 1); goto block;                   /* block1 */
-	case 0x03: n = rd(s, 2); goto block;                   /* block2 */
-	case 0x04: n = rd(s, 4); goto block;                   /* block4 */
-	case 0x09: case 0x18: n = uleb(s); goto block;         /* block exprloc */
+	case 0x0a: n = rd(s, 1); goto block; /* block1 */
+	case 0x03: n = rd(s, 2); goto block; /* block2 */
+	case 0x04: n = rd(s, 4); goto block; /* block4 */
+	case 0x09:
+	case 0x18:
+		n = uleb(s);
+		goto block; /* block exprloc */
 	block:
 		if (n > (uint64_t)(s->c.end - s->c.p))
 			return -1;
 		s->c.p += n;
 		break;
-	case 0x16: {                                           /* indirect */
+	case 0x16: { /* indirect */
 		uint64_t f = uleb(s);
 		if (f == 0x16 || f == 0x21 || f > 0xffff)
 			return -1;
 		return read_form(s, (unsigned)f, 0, v);
 	}
-	default:
-		return -1;
+	default: return -1;
 	}
 	return s->c.bad ? -1 : 0;
 }
@@ -343,12 +423,8 @@ static void take_attr(struct jh_scan_die *d, unsigned at, unsigned form, uint64_
 		d->has_rnglists_base = 1;
 		d->rnglists_base = v;
 		break;
-	case AT_call_file:
-		d->call_file = is_const_form(form) ? v : 0;
-		break;
-	case AT_call_line:
-		d->call_line = is_const_form(form) ? v : 0;
-		break;
+	case AT_call_file: d->call_file = is_const_form(form) ? v : 0; break;
+	case AT_call_line: d->call_line = is_const_form(form) ? v : 0; break;
 	}
 }
 
@@ -374,17 +450,22 @@ static int skip_planned(struct jh_scan *s, const struct jh_abbrev *a, struct jh_
 			p = q + 1;
 			continue;
 		}
-		case OP_BLOCK1: case OP_BLOCK2: case OP_BLOCK4: case OP_BLOCKLEB: {
-			struct jh_cur c = {p, end, 0};
+		case OP_BLOCK1:
+		case OP_BLOCK2:
+		case OP_BLOCK4:
+		case OP_BLOCKLEB: {
+			struct jh_cur c = { p, end, 0 };
 			n = op->kind == OP_BLOCKLEB ? jh_cur_uleb(&c)
-				: jh_cur_uint(&c, op->kind == OP_BLOCK1 ? 1 : op->kind == OP_BLOCK2 ? 2 : 4);
+						    : jh_cur_uint(&c, op->kind == OP_BLOCK1   ? 1
+								      : op->kind == OP_BLOCK2 ? 2
+											      : 4);
 			if (c.bad)
 				goto bad;
 			p = c.p;
 			break;
 		}
 		case OP_SIBLING: {
-			struct jh_cur c = {p, end, 0};
+			struct jh_cur c = { p, end, 0 };
 			uint64_t v = jh_cur_uint(&c, op->n);
 			if (c.bad)
 				goto bad;
@@ -443,7 +524,7 @@ int jh_scan_next(struct jh_scan *s, struct jh_scan_die *d)
 		if ((uint64_t)(s->c.end - s->c.p) < (uint64_t)a->fixed)
 			return -1;
 		if (a->sib_at >= 0) {
-			struct jh_cur c = {s->c.p + a->sib_at, s->c.end, 0};
+			struct jh_cur c = { s->c.p + a->sib_at, s->c.end, 0 };
 			uint64_t v = jh_cur_uint(&c, (unsigned)form_size(s, a->sib_form));
 			if (a->sib_form == 0x10)
 				d->sibling = v;

@@ -34,21 +34,21 @@ struct jh_scan {
 
 /* One DIE as the scanner saw it. */
 struct jh_scan_die {
-	uint64_t off;        /* global .debug_info offset */
-	unsigned tag;        /* 0 for the null entry that ends a sibling list */
+	uint64_t off; /* global .debug_info offset */
+	unsigned tag; /* 0 for the null entry that ends a sibling list */
 	int has_children;
-	uint64_t sibling;    /* global offset of DW_AT_sibling, 0 if none */
+	uint64_t sibling; /* global offset of DW_AT_sibling, 0 if none */
 	/*
 	 * decoded for subprograms, inlined subroutines and the unit DIE only
 	 * (other DIEs: the kinds and has_ flags are 0, call_file/line 0, the
 	 * values they qualify not set):
 	 */
-	int lo_kind;         /* 0 none, 1 address, 2 .debug_addr index, 3 other */
-	int hi_kind;         /* 0 none, 1 address, 2 offset from low_pc, 3 other, 4 index */
+	int lo_kind; /* 0 none, 1 address, 2 .debug_addr index, 3 other */
+	int hi_kind; /* 0 none, 1 address, 2 offset from low_pc, 3 other, 4 index */
 	uint64_t lo, hi;
 	int has_ranges;
 	unsigned ranges_form;
-	uint64_t ranges;     /* DW_AT_ranges value (offset or rnglistx index) */
+	uint64_t ranges; /* DW_AT_ranges value (offset or rnglistx index) */
 	uint64_t call_file, call_line;
 	/* unit DIE: DW_AT_addr_base, DW_AT_rnglists_base (or GNU forms) */
 	int has_addr_base, has_rnglists_base;

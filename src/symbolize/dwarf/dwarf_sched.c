@@ -69,20 +69,21 @@ size_t jh_sched_disjoint(struct jh_sched_range *in, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (in[i].lo >= in[i].hi)
 			continue;
-		ep[ne++] = (struct endpoint){in[i].lo, in[i].key, 1};
-		ep[ne++] = (struct endpoint){in[i].hi, in[i].key, 0};
+		ep[ne++] = (struct endpoint){ in[i].lo, in[i].key, 1 };
+		ep[ne++] = (struct endpoint){ in[i].hi, in[i].key, 0 };
 	}
 	jh_qsort(ep, ne, sizeof(*ep), cmp_endpoint);
-	struct kset valid = {NULL, 0, 0};
+	struct kset valid = { NULL, 0, 0 };
 	size_t out = 0;
 	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < ne; i++) {
 		if (prev < ep[i].addr && valid.n) {
 			size_t p = out ? kset_pos(&valid, in[out - 1].key) : 0;
-			if (out && in[out - 1].hi == prev && p < valid.n && valid.k[p] == in[out - 1].key)
+			if (out && in[out - 1].hi == prev && p < valid.n &&
+			    valid.k[p] == in[out - 1].key)
 				in[out - 1].hi = ep[i].addr;
 			else
-				in[out++] = (struct jh_sched_range){prev, ep[i].addr, valid.k[0]};
+				in[out++] = (struct jh_sched_range){ prev, ep[i].addr, valid.k[0] };
 		}
 		if (ep[i].start)
 			kset_add(&valid, ep[i].key);
@@ -191,9 +192,10 @@ static void *par_worker(void *arg)
 }
 
 size_t jh_sched_parallel(size_t n, int jobs, void *ctx, void *(*start)(void *ctx),
-			 void (*run)(void *ctx, void *w, size_t i), void (*stop)(void *ctx, void *w))
+			 void (*run)(void *ctx, void *w, size_t i),
+			 void (*stop)(void *ctx, void *w))
 {
-	struct par p = {.n = n, .ctx = ctx, .start = start, .run = run, .stop = stop};
+	struct par p = { .n = n, .ctx = ctx, .start = start, .run = run, .stop = stop };
 	atomic_init(&p.next, 0);
 	atomic_init(&p.done, 0);
 	if (jobs <= 0)

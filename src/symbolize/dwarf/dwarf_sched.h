@@ -38,6 +38,7 @@ void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, s
  * Returns how many items were run (< n only when every start failed).
  */
 size_t jh_sched_parallel(size_t n, int jobs, void *ctx, void *(*start)(void *ctx),
-			 void (*run)(void *ctx, void *w, size_t i), void (*stop)(void *ctx, void *w));
+			 void (*run)(void *ctx, void *w, size_t i),
+			 void (*stop)(void *ctx, void *w));
 
 #endif

@@ -15,8 +15,8 @@ int jh_units_stream(const struct jh_sections *s, size_t idx)
 {
 	const char *e = getenv("JH_DWARF_STREAM");
 	int guard = e && !strcmp(e, "guard"), force = guard || (e && !strcmp(e, "on"));
-	if ((e && !strcmp(e, "off")) ||
-	    (!force && (jh_sections_peek(s, idx)->size < (16u << 20) || sysconf(_SC_NPROCESSORS_ONLN) < 2)))
+	if ((e && !strcmp(e, "off")) || (!force && (jh_sections_peek(s, idx)->size < (16u << 20) ||
+						    sysconf(_SC_NPROCESSORS_ONLN) < 2)))
 		return -1;
 	return jh_sections_stream(s, idx, guard ? 4096 : force ? 8192 : (1u << 20), guard);
 }
@@ -24,7 +24,7 @@ int jh_units_stream(const struct jh_sections *s, size_t idx)
 void jh_units_init(struct jh_units *u, const struct jh_sections *s, size_t idx)
 {
 	const struct jh_section *sec = jh_sections_partial(s, idx);
-	*u = (struct jh_units){.s = s, .idx = idx, .data = sec->data, .size = sec->size};
+	*u = (struct jh_units){ .s = s, .idx = idx, .data = sec->data, .size = sec->size };
 	pthread_mutex_init(&u->lock, NULL);
 }
 
@@ -76,7 +76,7 @@ int jh_units_wait(struct jh_units *u, uint64_t off, uint64_t *lo, uint64_t *hi)
 		}
 		if (u->next != at)
 			continue; /* another thread got there first */
-		struct jh_cur c = {u->data + at, u->data + need, 0};
+		struct jh_cur c = { u->data + at, u->data + need, 0 };
 		unsigned offsz;
 		uint64_t len = jh_cur_initial_length(&c, &offsz), hdr = offsz == 8 ? 12 : 4;
 		if (c.bad || len < 2 || len > u->size - at - hdr) {
@@ -95,7 +95,7 @@ uint64_t jh_units_die_off(const struct jh_units *u, uint64_t lo, uint64_t hi)
 {
 	const unsigned char *p = u->data + lo;
 	uint64_t n = hi - lo;
-	struct jh_cur c = {p, p + n, 0};
+	struct jh_cur c = { p, p + n, 0 };
 	unsigned offsz;
 	jh_cur_initial_length(&c, &offsz);
 	uint64_t len = (uint64_t)(c.p - p);

@@ -18,13 +18,13 @@
 
 struct jh_units {
 	const struct jh_sections *s;
-	size_t idx;                 /* the section's index in s */
-	const unsigned char *data;  /* its (partial) bytes */
+	size_t idx;                /* the section's index in s */
+	const unsigned char *data; /* its (partial) bytes */
 	uint64_t size;
-	pthread_mutex_t lock;       /* the fields below */
-	uint64_t *start;            /* known unit starts, ascending */
+	pthread_mutex_t lock; /* the fields below */
+	uint64_t *start;      /* known unit starts, ascending */
 	size_t n, a;
-	uint64_t next;              /* where the first unit not yet known starts */
+	uint64_t next; /* where the first unit not yet known starts */
 	int broken;
 };
 

@@ -153,9 +153,9 @@ static inline uint64_t jh_hash_u64(uint64_t x)
 /*
  * Diagnostics. Library code never prints errors or exits: it fills a
  * jh_diag and returns -1; main.c prints "jeheap: <msg>" and picks the exit
- * code. Warnings go through jh_warn to the one sink the program registers
- * at start-up (main.c: stderr, "jeheap: warning: ...", unless --quiet);
- * without a sink they are dropped.
+ * code. Warnings (jh_warn) and notes (jh_note) go to the one sink the
+ * program registers at start-up (main.c: stderr, "jeheap: warning: ..."
+ * unless --quiet, notes as they are); without a sink they are dropped.
  */
 enum jh_exit {
 	JH_EXIT_OK = 0,
@@ -172,9 +172,15 @@ struct jh_diag {
 /* Formats "FILE:LINE: what" (line 0 = omitted) into d, returns -1. */
 int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long line, const char *fmt,
 		...) JH_PRINTF(5, 6);
+/* What a message for the user is: a warning, or a note ("opening F with P"). */
+enum jh_msg {
+	JH_MSG_WARNING,
+	JH_MSG_NOTE,
+};
 void jh_warn(const char *fmt, ...) JH_PRINTF(1, 2);
-/* The sink of jh_warn: gets the formatted message (no newline). */
-typedef void (*jh_warn_fn)(const char *msg);
+void jh_note(const char *fmt, ...) JH_PRINTF(1, 2);
+/* The sink of jh_warn and jh_note: gets the formatted message (no newline). */
+typedef void (*jh_warn_fn)(enum jh_msg kind, const char *msg);
 /* Sets the sink; call once, before any thread starts. NULL = dropped. */
 void jh_set_warn(jh_warn_fn fn);
 

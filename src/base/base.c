@@ -422,16 +422,29 @@ void jh_set_warn(jh_warn_fn fn)
 	warn_sink = fn;
 }
 
-void jh_warn(const char *fmt, ...)
+static void message(enum jh_msg kind, const char *fmt, va_list ap)
 {
 	if (!warn_sink)
 		return;
 	struct jh_sb sb;
 	jh_sb_init(&sb);
+	jh_sb_vaddf(&sb, fmt, ap);
+	warn_sink(kind, sb.buf);
+	jh_sb_release(&sb);
+}
+
+void jh_warn(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	jh_sb_vaddf(&sb, fmt, ap);
+	message(JH_MSG_WARNING, fmt, ap);
 	va_end(ap);
-	warn_sink(sb.buf);
-	jh_sb_release(&sb);
+}
+
+void jh_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	message(JH_MSG_NOTE, fmt, ap);
+	va_end(ap);
 }

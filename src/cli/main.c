@@ -7,9 +7,11 @@
 
 static int quiet; /* --quiet: no warnings */
 
-static void warn_stderr(const char *msg)
+static void warn_stderr(enum jh_msg kind, const char *msg)
 {
-	if (!quiet)
+	if (kind == JH_MSG_NOTE)
+		fprintf(stderr, "%s\n", msg);
+	else if (!quiet)
 		fprintf(stderr, "jeheap: warning: %s\n", msg);
 }
 

@@ -235,8 +235,8 @@ int jh_dot_build(struct jh_sb *sb, const struct jh_graph *g, const struct jh_rep
 		add_value(&tmp, g, nodelimit);
 		jh_sb_addf(&tmp, " %s; edges with <= ", g->unit_name);
 		add_value(&tmp, g, edgelimit);
-		jh_sb_addf(&tmp, " abs(%s)\n", g->unit_name);
-		fputs(tmp.buf, stderr);
+		jh_sb_addf(&tmp, " abs(%s)", g->unit_name);
+		jh_note("%s", tmp.buf);
 	}
 
 	const char *prog = program_name(g, o);

@@ -190,9 +190,8 @@ static void show(enum jh_output mode, const char *file, int background)
 {
 	const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
 	if ((!x || !*x) && (!w || !*w)) {
-		fprintf(stderr,
-			"jeheap: no display (DISPLAY and WAYLAND_DISPLAY are unset);"
-			" the graph is in %s\n",
+		jh_note("jeheap: no display (DISPLAY and WAYLAND_DISPLAY are unset);"
+			" the graph is in %s",
 			file);
 		return;
 	}
@@ -201,11 +200,11 @@ static void show(enum jh_output mode, const char *file, int background)
 	pid_t pid;
 	int err = posix_spawnp(&pid, prog, NULL, NULL, argv, environ);
 	if (err) {
-		fprintf(stderr, "jeheap: cannot run '%s': %s; the graph is in %s\n", prog,
-			strerror(err), file);
+		jh_note("jeheap: cannot run '%s': %s; the graph is in %s", prog, strerror(err),
+			file);
 		return;
 	}
-	fprintf(stderr, "jeheap: opening %s with %s\n", file, prog);
+	jh_note("jeheap: opening %s with %s", file, prog);
 	if (!background)
 		wait_child(pid);
 }

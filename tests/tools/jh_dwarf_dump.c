@@ -26,8 +26,9 @@ static void print_name(const char *name, int demangle)
 	free(dm);
 }
 
-static void warn_stderr(const char *msg)
+static void warn_stderr(enum jh_msg kind, const char *msg)
 {
+	(void)kind;
 	fprintf(stderr, "jeheap: warning: %s\n", msg);
 }
 

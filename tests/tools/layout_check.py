@@ -163,6 +163,8 @@ for o in sorted(objs):
             undefs.setdefault(f, set()).add(parts[1])
         elif len(parts) == 3:
             t, sym = parts[1], parts[2]
+            if sym.startswith(("__odr_asan", "__asan", "___asan", "__ubsan", "__sancov")):
+                continue  # the sanitizers' own bookkeeping, not the project's state
             if t in "TDBRVWC": defs[sym] = f
             base = sym.split(".")[0]
             if t in "DdBbCV" and not f.startswith("src/cli/") and \

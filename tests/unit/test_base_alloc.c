@@ -44,8 +44,9 @@ static void test_xcalloc_zero(void **state)
 
 static char last_warning[256];
 
-static void sink(const char *msg)
+static void sink(enum jh_msg kind, const char *msg)
 {
+	(void)kind;
 	snprintf(last_warning, sizeof(last_warning), "%s", msg);
 }
 

@@ -209,8 +209,9 @@ static void two_calls_missing(void *arg)
 	jh_symbolizer_free(s);
 }
 
-static void warn_stderr(const char *msg)
+static void warn_stderr(enum jh_msg kind, const char *msg)
 {
+	(void)kind;
 	fprintf(stderr, "jeheap: warning: %s\n", msg);
 }
 

@@ -50,24 +50,30 @@ uint64_t *jh_profile_take_upcs(struct jh_profile *p)
 	return v;
 }
 
+/* The symbol of each unique pc: made by densify, read with the symbol lines. */
+static void drop_upc_syms(struct jh_profile *p)
+{
+	free(p->upc_syms);
+	p->upc_syms = NULL;
+	p->upc_syms_alloc = 0;
+}
+
 void jh_profile_drop_ids(struct jh_profile *p)
 {
 	free(p->pcids);
 	free(p->upcs);
-	free(p->upc_syms);
 	p->pcids = NULL;
 	p->upcs = NULL;
-	p->upc_syms = NULL;
-	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = p->upc_syms_alloc = 0;
+	p->npcids = p->pcids_alloc = p->nupcs = p->upcs_alloc = 0;
+	drop_upc_syms(p);
 }
 
 void jh_profile_drop_symbols(struct jh_profile *p)
 {
 	free(p->syms);
 	free(p->sym_frames);
-	free(p->upc_syms);
 	p->syms = NULL;
 	p->sym_frames = NULL;
-	p->upc_syms = NULL;
-	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = p->upc_syms_alloc = 0;
+	p->nsyms = p->syms_alloc = p->nsym_frames = p->sym_frames_alloc = 0;
+	drop_upc_syms(p);
 }

@@ -90,13 +90,14 @@ static int names_only(const struct jh_model *m)
  * give each freed large block back to the kernel (munmap, or trimming the
  * heap) and take fresh pages for the next, so that a quarter of all page
  * faults were pages faulted in a second time. Freed memory is kept for
- * reuse instead (arrays up to 8 MB come from the heap, which is not
- * trimmed).
+ * reuse instead (arrays below 4 MB come from the heap, which is not
+ * trimmed; bigger ones are mapped on their own, in huge pages: see
+ * xmalloc in src/base/base.c).
  */
 static void tune_malloc(void)
 {
 #ifdef __GLIBC__
-	mallopt(M_MMAP_THRESHOLD, 8 << 20);
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif

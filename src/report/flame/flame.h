@@ -27,7 +27,11 @@ struct jh_fnode {
 	int64_t before; /* the bases' value (with --base) */
 };
 
-/* The tree, nodes in preorder (a frame's descendants follow it). */
+/* flamegraph.pl's geometry: side margins, frame height, font. */
+enum { JH_FLAME_XPAD = 10, JH_FLAME_FRAME_H = 16, JH_FLAME_FONT = 12 };
+
+/* The tree, nodes in preorder (a frame's descendants follow it): only the
+ * frames drawn, those at least o->minwidth wide (and the root). */
 struct jh_flame {
 	const struct jh_graph *g;
 	const struct jh_flame_opts *o;
@@ -36,6 +40,9 @@ struct jh_flame {
 	struct jh_sb counts;
 	struct jh_fnode *n;
 	size_t nn, alloc;
+	size_t hidden; /* frames left out, narrower than o->minwidth */
+	double wpt;    /* pixels per unit of width */
+	double width;  /* of the image, pixels */
 };
 
 /* Builds f for g. */

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { XPAD = 10, FRAME_H = 16, FONT = 12, YPAD1 = 60, YPAD2 = 34 };
+enum { XPAD = JH_FLAME_XPAD, FRAME_H = JH_FLAME_FRAME_H, FONT = JH_FLAME_FONT };
+enum { YPAD1 = 60, YPAD2 = 34 };
 #define FONT_WIDTH 0.59
 
 /* Tables of strings a frame refers to by index (modules, file:line). */
@@ -118,15 +119,15 @@ static void add_fill(struct jh_sb *sb, const struct jh_flame *f, const struct jh
 		int v = (int)(210.0 * (delta_max - a) / delta_max);
 		v = v < 0 ? 0 : v;
 		if (d > 0)
-			jh_sb_addf(sb, "rgb(255,%d,%d)", v, v);
+			jh_sb_addf(sb, "#ff%02x%02x", v, v);
 		else if (d < 0)
-			jh_sb_addf(sb, "rgb(%d,%d,255)", v, v);
+			jh_sb_addf(sb, "#%02x%02xff", v, v);
 		else
-			jh_sb_adds(sb, "rgb(250,250,250)");
+			jh_sb_adds(sb, "#fafafa");
 		return;
 	}
 	if (!t) {
-		jh_sb_adds(sb, "rgb(240,160,60)");
+		jh_sb_adds(sb, "#f0a03c");
 		return;
 	}
 	uint64_t h = name_hash(t->s, t->len);
@@ -134,16 +135,16 @@ static void add_fill(struct jh_sb *sb, const struct jh_flame *f, const struct jh
 	       v3 = (double)(h >> 32 & 0xffff) / 65535.0;
 	switch (module_class(f->g->m, n)) {
 	case MOD_LIBRARY:
-		jh_sb_addf(sb, "rgb(%d,%d,%d)", 50 + (int)(60 * v1), 160 + (int)(70 * v2),
+		jh_sb_addf(sb, "#%02x%02x%02x", 50 + (int)(60 * v1), 160 + (int)(70 * v2),
 			   190 + (int)(50 * v3));
 		break;
 	case MOD_UNKNOWN: {
 		int c = 170 + (int)(50 * v1);
-		jh_sb_addf(sb, "rgb(%d,%d,%d)", c, c, c);
+		jh_sb_addf(sb, "#%02x%02x%02x", c, c, c);
 		break;
 	}
 	default:
-		jh_sb_addf(sb, "rgb(%d,%d,%d)", 205 + (int)(50 * v3), (int)(230 * v1),
+		jh_sb_addf(sb, "#%02x%02x%02x", 205 + (int)(50 * v3), (int)(230 * v1),
 			   (int)(55 * v2));
 	}
 }
@@ -248,9 +249,13 @@ static void add_frame(struct jh_sb *sb, struct frame_ctx *x, const struct jh_fno
 		   ")</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"15.0\" fill=\"",
 		   x1, y1, round1(x2) - round1(x1));
 	add_fill(sb, f, n, t, x->delta_max);
-	jh_sb_addf(sb, "\"/><text x=\"%.2f\" y=\"%.1f\">", x1 + 3, y1 + 10.5);
-	add_label(sb, x->tmp.buf, x->tmp.len, x2 - x1);
-	jh_sb_adds(sb, "</text>\n");
+	jh_sb_adds(sb, "\"/>");
+	if ((long)((x2 - x1) / (FONT * FONT_WIDTH)) >= 3) { /* else no label */
+		jh_sb_addf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x1 + 3, y1 + 10.5);
+		add_label(sb, x->tmp.buf, x->tmp.len, x2 - x1);
+		jh_sb_adds(sb, "</text>");
+	}
+	jh_sb_addc(sb, '\n');
 }
 
 /* The title and the subtitle (inputs, sample type, total). */
@@ -285,19 +290,12 @@ static void add_titles(struct jh_sb *sb, const struct jh_flame *f, double width)
 void jh_flame_svg(struct jh_sb *sb, const struct jh_flame *f, int script)
 {
 	const struct jh_flame_opts *o = f->o;
-	double width = o->width > 2 * XPAD + 1 ? o->width : 2 * XPAD + 1;
-	const struct jh_fnode *root = &f->n[0];
-	struct frame_ctx x = { .f = f, .delta_max = 1 };
-	x.wpt = (width - 2 * XPAD) / (double)(root->width > 0 ? root->width : 1);
-	double min_time = o->minwidth / x.wpt;
-	size_t hidden = 0;
+	double width = f->width;
+	struct frame_ctx x = { .f = f, .delta_max = 1, .wpt = f->wpt };
+	size_t hidden = f->hidden;
 	uint32_t depth_max = 0;
 	for (size_t i = 0; i < f->nn; i++) {
 		const struct jh_fnode *n = &f->n[i];
-		if ((double)n->width < min_time && i) {
-			hidden++;
-			continue;
-		}
 		depth_max = n->depth > depth_max ? n->depth : depth_max;
 		int64_t d = n->after - n->before;
 		d = d < 0 ? -d : d;
@@ -338,8 +336,6 @@ void jh_flame_svg(struct jh_sb *sb, const struct jh_flame *f, int script)
 	uint32_t open = 0; /* frames open: depths 0 .. open - 1 */
 	for (size_t i = 0; i < f->nn; i++) {
 		const struct jh_fnode *n = &f->n[i];
-		if ((double)n->width < min_time && i)
-			continue; /* and its descendants, no wider */
 		for (; open > n->depth; open--)
 			jh_sb_adds(&frames, "</g>\n");
 		add_frame(&frames, &x, n);

@@ -100,6 +100,24 @@ static uint32_t new_node(struct jh_flame *f, uint32_t rank, uint32_t depth, uint
 	return (uint32_t)f->nn++;
 }
 
+/* Sums the lines' widths (the root's), sets f->width and f->wpt; returns
+ * the width below which a frame is not drawn (flamegraph.pl's
+ * minwidth_time). */
+static double min_width_time(struct jh_flame *f)
+{
+	const struct jh_graph *g = f->g;
+	int widths_before = f->o->base_widths && g->has_base;
+	int64_t total = 0;
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const struct jh_gstack *gs = &g->stacks[s];
+		int64_t w = coll_int(widths_before ? gs->before : g->has_base ? gs->after : gs->v);
+		total += w > 0 ? w : 0;
+	}
+	f->width = f->o->width > 2 * JH_FLAME_XPAD + 1 ? f->o->width : 2 * JH_FLAME_XPAD + 1;
+	f->wpt = (f->width - 2 * JH_FLAME_XPAD) / (double)(total > 0 ? total : 1);
+	return f->o->minwidth / f->wpt;
+}
+
 void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct jh_flame_opts *o)
 {
 	memset(f, 0, sizeof(*f));
@@ -117,12 +135,23 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 	path[0] = 0;
 	int64_t t = 0;
 	int widths_before = o->base_widths && g->has_base;
-	for (size_t i = 0; i < g->nstacks; i++) {
-		const struct jh_gstack *gs = &g->stacks[order[i]];
-		ncur = stack_items(&f->c, order[i], o->reverse, &cur, &acur);
+	double min_time = min_width_time(f);
+	for (size_t i = 0; i <= g->nstacks; i++) {
+		const struct jh_gstack *gs = &g->stacks[order[i < g->nstacks ? i : 0]];
+		ncur = i < g->nstacks ? stack_items(&f->c, order[i], o->reverse, &cur, &acur) : 0;
 		size_t k = 0;
 		while (k < ncur && k < nprev && cur[k].rank == prev[k].rank)
 			k++;
+		/* the frames closed, deepest first: one too narrow is dropped
+		 * with its descendants, the last nodes made */
+		for (size_t d = nprev; d > k; d--) {
+			if ((double)f->n[path[d]].width < min_time) {
+				f->hidden += f->nn - path[d];
+				f->nn = path[d];
+			}
+		}
+		if (i == g->nstacks)
+			break;
 		JH_GROW(path, ncur + 1, apath);
 		for (size_t j = k; j < ncur; j++)
 			path[j + 1] = new_node(f, cur[j].rank, (uint32_t)(j + 1), cur[j].loc,

@@ -27,7 +27,7 @@ LINE_RE = re.compile(rb"^(.*)\s+?(\d+(?:\.\d*)?)$")
 
 
 class Node:
-    __slots__ = ("name", "depth", "start", "end", "before", "after")
+    __slots__ = ("name", "depth", "start", "end", "before", "after", "matched")
 
     def __init__(self, name, depth, start):
         self.name, self.depth, self.start, self.end = name, depth, start, None

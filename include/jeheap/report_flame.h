@@ -16,6 +16,7 @@ struct jh_flame_opts {
 	const char *title; /* --title, NULL: "Flame Graph" / "Icicle Graph" */
 	double width;      /* --width: image width in pixels (1200) */
 	double minwidth;   /* --minwidth: frames narrower (pixels) are not drawn (0.1) */
+	size_t maxframes;  /* --maxframes: at most this many frames drawn, the widest (0: all) */
 	int inverted;      /* --inverted: icicle, the root on top */
 	int reverse;       /* --reverse: stacks merged from the allocation site down */
 	int base_widths;   /* --base-widths: with --base, widths from the bases */
@@ -26,6 +27,7 @@ struct jh_flame_opts {
 /* Defaults of struct jh_flame_opts. */
 #define JH_FLAME_WIDTH 1200.0
 #define JH_FLAME_MINWIDTH 0.1
+#define JH_FLAME_MAXFRAMES 25000
 
 /* --flamegraph: the SVG of g's stacks (those of --collapsed) to out.
  * Returns 0, or -1 on a write error. */

@@ -63,6 +63,7 @@ enum id {
 	O_INVERTED,
 	O_REVERSE,
 	O_BASE_WIDTHS,
+	O_MAXFRAMES,
 };
 
 struct opt {
@@ -141,6 +142,7 @@ static const struct opt opts[] = {
 	{ "inverted", K_FLAG, O_INVERTED },
 	{ "reverse", K_FLAG, O_REVERSE },
 	{ "base-widths", K_FLAG, O_BASE_WIDTHS },
+	{ "maxframes", K_INT, O_MAXFRAMES },
 };
 
 void jh_options_usage(FILE *f)
@@ -191,7 +193,7 @@ void jh_options_usage(FILE *f)
 	      "Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
 	      "          --maxdegree=8 --heapcheck --scale=N\n"
 	      "Flame:    --title=T --width=1200 --minwidth=0.1 (px) --inverted (icicle)\n"
-	      "          --reverse (from the allocation site) --base-widths\n"
+	      "          --reverse (from the allocation site) --base-widths --maxframes=25000\n"
 	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
 	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
 	      "          --jobs=N (symbolizer threads; default: all cores)\n"
@@ -392,6 +394,13 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_MAXDEGREE: return parse_int(op->name, v, &o->maxdegree, d);
 		case O_SCALE: return parse_int(op->name, v, &o->scale, d);
 		case O_JOBS: return parse_int(op->name, v, &o->sym.jobs, d);
+		case O_MAXFRAMES: {
+			int n = 0;
+			if (parse_int(op->name, v, &n, d))
+				return -1;
+			o->flame.maxframes = (size_t)n;
+			return 0;
+		}
 		}
 		return 0;
 	case K_FLOAT:
@@ -489,6 +498,7 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->maxdegree = 8;
 	o->flame.width = JH_FLAME_WIDTH;
 	o->flame.minwidth = JH_FLAME_MINWIDTH;
+	o->flame.maxframes = JH_FLAME_MAXFRAMES;
 	int seen_value = 0, seen_gran = 0, only_args = 0;
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	size_t npos = 0;

@@ -15,7 +15,8 @@ G=$JH_SRC/testdata/golden
 n=0
 for f in "$G"/cxx-s12/after.heap.symbolized "$G"/mt-s0-accum/after.heap.symbolized \
 	"$G"/mtclang-s12-accum/after.heap.symbolized; do
-	for args in "" "--width=200 --minwidth=1" "--minwidth=3 --focus=main --inuse_objects"; do
+	for args in "" "--width=200 --minwidth=1" "--minwidth=3 --focus=main --inuse_objects" \
+		"--maxframes=12"; do
 		# shellcheck disable=SC2086
 		"$JEHEAP" --collapsed $args "$f" >"$T/c" 2>/dev/null || fail "--collapsed $args $f"
 		# shellcheck disable=SC2086
@@ -26,8 +27,9 @@ for f in "$G"/cxx-s12/after.heap.symbolized "$G"/mt-s0-accum/after.heap.symboliz
 		cmp -s "$T/a.svg" "$T/b.svg" || fail "--flamegraph $args $f: two runs differ"
 		ow=$(sed -n 's/.*--width=\([0-9]*\).*/\1/p' <<<"$args")
 		om=$(sed -n 's/.*--minwidth=\([0-9.]*\).*/\1/p' <<<"$args")
+		of=$(sed -n 's/.*--maxframes=\([0-9]*\).*/\1/p' <<<"$args")
 		python3 "$JH_SRC/tests/tools/flame_oracle.py" "$T/c" "$T/a.svg" \
-			--width "${ow:-1200}" --minwidth "${om:-0.1}" >"$T/out" ||
+			--width "${ow:-1200}" --minwidth "${om:-0.1}" --maxframes "${of:-25000}" >"$T/out" ||
 			fail "--flamegraph $args $f: $(cat "$T/out")"
 		n=$((n + 1))
 	done

@@ -12,7 +12,7 @@ left out; x1 = xpad + start*widthpertime, x2 = xpad + end*widthpertime; the rect
 "%0.1f" of x1 and its width "%0.1f" of the two rounded ends' difference.
 
 Library use:  nodes = layout(lines, width=1200, minwidth=0.1)  -> list of Node
-Command line: flame_oracle.py COLLAPSED_FILE SVG_FILE [--width W] [--minwidth PX]
+Command line: flame_oracle.py COLLAPSED_FILE SVG_FILE [--width W] [--minwidth PX] [--maxframes N]
               compares every frame of jeheap's SVG (name, depth, x, width, value) with the
               oracle's and exits 1 on the first difference (0 when they all agree).
 """
@@ -55,9 +55,11 @@ def parse_lines(data):
     return out
 
 
-def layout(data, width=1200.0, minwidth=0.1):
+def layout(data, width=1200.0, minwidth=0.1, maxframes=0):
     """The frames flamegraph.pl would draw for folded text `data` (bytes): a list of Node with
-    start/end in count units, the root (name "") first; plus the pixels per count unit."""
+    start/end in count units, the root (name "") first; plus the pixels per count unit.
+    maxframes (jeheap's --maxframes, not flamegraph.pl's): when more frames than that remain
+    besides the root, only those wider than the (maxframes+1)-th widest are kept."""
     lines = parse_lines(data)
     lines.sort(key=lambda t: t[0])  # whole lines, as strings (bytes)
     nodes, open_, last = [], [], []
@@ -86,7 +88,11 @@ def layout(data, width=1200.0, minwidth=0.1):
     flow([], total)
     wpt = (width - 2 * XPAD) / (total if total else 1)
     min_time = minwidth / wpt
-    return [n for n in nodes if not (n.end - n.start < min_time)], wpt
+    kept = [n for n in nodes if not (n.end - n.start < min_time)]
+    if maxframes and len(kept) > maxframes + 1:
+        thr = sorted((n.end - n.start for n in kept[1:]), reverse=True)[maxframes]
+        kept = kept[:1] + [n for n in kept[1:] if n.end - n.start > thr]
+    return kept, wpt
 
 
 def rect_of(n, wpt):
@@ -125,8 +131,10 @@ def main():
     ap.add_argument("svg")
     ap.add_argument("--width", type=float, default=1200.0)
     ap.add_argument("--minwidth", type=float, default=0.1)
+    ap.add_argument("--maxframes", type=int, default=25000)
     a = ap.parse_args()
-    nodes, wpt = layout(open(a.collapsed, "rb").read(), a.width, a.minwidth)
+    nodes, wpt = layout(open(a.collapsed, "rb").read(), a.width, a.minwidth,
+                       a.maxframes)
     want = []
     for n in nodes:
         x, w = rect_of(n, wpt)

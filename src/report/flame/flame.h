@@ -43,6 +43,7 @@ struct jh_flame {
 	size_t hidden; /* frames left out, narrower than o->minwidth */
 	double wpt;    /* pixels per unit of width */
 	double width;  /* of the image, pixels */
+	double min_px; /* frames drawn are at least this wide (--minwidth, --maxframes) */
 };
 
 /* Builds f for g. */

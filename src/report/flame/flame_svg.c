@@ -324,10 +324,10 @@ void jh_flame_svg(struct jh_sb *sb, const struct jh_flame *f, int script)
 		   "Search</text>\n"
 		   "<text id=\"jh-details\" x=\"%d\" y=\"%.0f\"> </text>\n"
 		   "<text id=\"jh-matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n"
-		   "<text id=\"jh-hidden\" x=\"%d\" y=\"%.0f\">%zu frame%s hidden (narrower than "
-		   "%g px)</text>\n",
+		   "<text id=\"jh-hidden\" x=\"%d\" y=\"%.0f\">%zu frame%s hidden (narrower than ",
 		   XPAD, width - XPAD, XPAD, x.height - 19, width - XPAD, x.height - 19, XPAD,
-		   x.height - 5, hidden, hidden == 1 ? "" : "s", o->minwidth);
+		   x.height - 5, hidden, hidden == 1 ? "" : "s");
+	jh_sb_addf(sb, f->min_px >= 10 ? "%.0f px)</text>\n" : "%.2g px)</text>\n", f->min_px);
 	strtab_init(&x.mods);
 	strtab_init(&x.files);
 	jh_sb_init(&x.tmp);

@@ -118,6 +118,37 @@ static double min_width_time(struct jh_flame *f)
 	return f->o->minwidth / f->wpt;
 }
 
+static int cmp_desc(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* At most o->maxframes frames (and the root): the narrowest are left out
+ * (a frame is never wider than its parent, so the tree stays whole);
+ * f->min_px says how wide a frame drawn is at least. */
+static void cap_frames(struct jh_flame *f)
+{
+	size_t cap = f->o->maxframes;
+	f->min_px = f->o->minwidth;
+	if (!cap || f->nn <= cap + 1)
+		return;
+	int64_t *w = xmalloc(jh_st_mult(f->nn - 1, sizeof(*w)));
+	for (size_t i = 1; i < f->nn; i++)
+		w[i - 1] = f->n[i].width;
+	qsort(w, f->nn - 1, sizeof(*w), cmp_desc);
+	int64_t thr = w[cap]; /* the widest left out; frames wider stay */
+	free(w);
+	size_t k = 1;
+	for (size_t i = 1; i < f->nn; i++)
+		if (f->n[i].width > thr)
+			f->n[k++] = f->n[i];
+	f->hidden += f->nn - k;
+	f->nn = k;
+	double px = (double)thr * f->wpt;
+	f->min_px = px > f->min_px ? px : f->min_px;
+}
+
 void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct jh_flame_opts *o)
 {
 	memset(f, 0, sizeof(*f));
@@ -180,6 +211,7 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 	free(cur);
 	free(prev);
 	free(order);
+	cap_frames(f);
 }
 
 void jh_flame_release(struct jh_flame *f)

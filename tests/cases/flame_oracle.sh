@@ -34,6 +34,41 @@ for f in "$G"/cxx-s12/after.heap.symbolized "$G"/mt-s0-accum/after.heap.symboliz
 		n=$((n + 1))
 	done
 done
+# --reverse: flamegraph.pl's graph of the reversed lines (the allocation site at the bottom)
+f=$G/cxx-s12/after.heap.symbolized
+"$JEHEAP" --collapsed "$f" 2>/dev/null | python3 -c '
+import re, sys
+for l in sys.stdin.buffer.read().split(b"\n"):
+    if l:
+        m = re.match(rb"^(.*) (\d+)$", l)
+        sys.stdout.buffer.write(b";".join(reversed(m.group(1).split(b";"))) + b" " + m.group(2) + b"\n")
+' >"$T/r"
+"$JEHEAP" --flamegraph --reverse "$f" >"$T/r.svg" 2>/dev/null
+python3 "$JH_SRC/tests/tools/flame_oracle.py" "$T/r" "$T/r.svg" >"$T/out" ||
+	fail "--reverse: $(cat "$T/out")"
+# --inverted: the same frames, the root on top; --title shown, escaped
+"$JEHEAP" --collapsed "$f" >"$T/c" 2>/dev/null
+"$JEHEAP" --flamegraph --inverted --title='a <b> & c' "$f" >"$T/i.svg" 2>/dev/null
+python3 "$JH_SRC/tests/tools/flame_oracle.py" "$T/c" "$T/i.svg" >"$T/out" ||
+	fail "--inverted: $(cat "$T/out")"
+python3 - "$T/i.svg" <<'PY' || fail "--inverted: the root is not on top, or the title is wrong"
+import sys, xml.etree.ElementTree as ET
+S = "{http://www.w3.org/2000/svg}"
+r = ET.parse(sys.argv[1]).getroot()
+g = [e for e in r.iter(S + "g") if e.get("class") == "f r"][0]
+child = g.find(S + "g")
+assert float(g.find(S + "rect").get("y")) < float(child.find(S + "rect").get("y"))
+assert [t.text for t in r.iter(S + "text") if t.get("id") == "jh-title"] == ["a <b> & c"]
+PY
+# --web=flame: the --html page in a temporary .html file (no display: named on stderr)
+"$JEHEAP" --html "$f" >"$T/p.html" 2>/dev/null
+mkdir "$T/tmp"
+DISPLAY='' WAYLAND_DISPLAY='' TMPDIR=$T/tmp "$JEHEAP" --web=flame "$f" >"$T/out" 2>"$T/err" ||
+	fail "--web=flame: $(cat "$T/err")"
+page=$(ls "$T"/tmp/jeheap.*.html) || fail "--web=flame wrote no .html file"
+grep -q "the graph is in $page" "$T/err" || fail "--web=flame: not named on stderr: $(cat "$T/err")"
+cmp -s "$page" "$T/p.html" || fail "--web=flame: not --html's page"
+"$JEHEAP" --web=svg "$f" >/dev/null 2>&1 && fail "--web=svg accepted"
 # the oracle can fail: a frame moved by one pixel is caught
 sed '0,/<rect x="10.0"/s//<rect x="11.0"/' "$T/a.svg" >"$T/bad.svg"
 python3 "$JH_SRC/tests/tools/flame_oracle.py" "$T/c" "$T/bad.svg" --minwidth 3 >/dev/null &&

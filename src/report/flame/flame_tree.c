@@ -168,7 +168,6 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 	int widths_before = o->base_widths && g->has_base;
 	double min_time = min_width_time(f);
 	for (size_t i = 0; i <= g->nstacks; i++) {
-		const struct jh_gstack *gs = &g->stacks[order[i < g->nstacks ? i : 0]];
 		ncur = i < g->nstacks ? stack_items(&f->c, order[i], o->reverse, &cur, &acur) : 0;
 		size_t k = 0;
 		while (k < ncur && k < nprev && cur[k].rank == prev[k].rank)
@@ -183,6 +182,7 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 		}
 		if (i == g->nstacks)
 			break;
+		const struct jh_gstack *gs = &g->stacks[order[i]];
 		JH_GROW(path, ncur + 1, apath);
 		for (size_t j = k; j < ncur; j++)
 			path[j + 1] = new_node(f, cur[j].rank, (uint32_t)(j + 1), cur[j].loc,

@@ -22,6 +22,7 @@ static const char page_style[] =
 	"#jh-table td{padding:2px 8px;text-align:right;border-top:1px solid #ddd;"
 	"font-family:monospace}"
 	"#jh-table td:first-child{max-width:70em;overflow-wrap:anywhere}"
+	"p{margin:4px 0}"
 	".jh-bar{margin:8px 0}.jh-bar input{width:28em}";
 
 static void add_text(struct jh_sb *sb, const char *s)
@@ -97,20 +98,38 @@ static void add_cell(struct jh_sb *sb, double v, double total)
 	jh_sb_addf(sb, "</td><td data-v=\"%.4f\">%.2f%%</td>", p, p);
 }
 
-/* The functions' flat and cum (the --text rows, all of them). */
+/* Rows of the table: a browser lays out a long table slowly, so at most the
+ * TABLE_TOP largest by flat and the TABLE_TOP largest by cum. */
+enum { TABLE_TOP = 1000 };
+
+/* The functions' flat and cum (the --text rows, in its order). */
 static void add_table(struct jh_sb *sb, const struct jh_graph *g)
 {
 	const char *what = g->has_base ? " change" : "";
+	uint32_t *order = jh_graph_sorted(g, 0), *by_cum = jh_graph_sorted(g, 1);
+	uint8_t *keep = xcalloc(g->nnodes ? g->nnodes : 1, 1);
+	size_t shown = 0;
+	for (size_t i = 0; i < g->nnodes && i < TABLE_TOP; i++)
+		keep[order[i]] = keep[by_cum[i]] = 1;
+	for (size_t i = 0; i < g->nnodes; i++)
+		shown += keep[i];
+	jh_sb_adds(sb, "<h2>Functions</h2>\n");
+	if (shown < g->nnodes)
+		jh_sb_addf(sb,
+			   "<p>Showing the %zu of %zu functions among the %d largest by flat or "
+			   "by cum (--text lists all).</p>\n",
+			   shown, g->nnodes, TABLE_TOP);
 	jh_sb_addf(sb,
-		   "<h2>Functions</h2>\n<div class=\"jh-bar\"><input id=\"jh-filter\" "
+		   "<div class=\"jh-bar\"><input id=\"jh-filter\" "
 		   "type=\"search\" placeholder=\"Filter functions (regular expression)\"> "
 		   "<span id=\"jh-rows\"></span></div>\n<table id=\"jh-table\"><thead><tr>"
 		   "<th data-t=\"s\">Function</th><th data-t=\"n\">Flat%s</th>"
 		   "<th data-t=\"n\">Flat%%</th><th data-t=\"n\">Cum%s</th>"
 		   "<th data-t=\"n\">Cum%%</th></tr></thead>\n<tbody>\n",
 		   what, what);
-	uint32_t *order = jh_graph_sorted(g, 0);
 	for (size_t i = 0; i < g->nnodes; i++) {
+		if (!keep[order[i]])
+			continue;
 		const struct jh_node *n = &g->nodes[order[i]];
 		jh_sb_adds(sb, "<tr><td>");
 		add_text(sb, n->label);
@@ -119,7 +138,9 @@ static void add_table(struct jh_sb *sb, const struct jh_graph *g)
 		add_cell(sb, n->cum, g->local_total);
 		jh_sb_adds(sb, "</tr>\n");
 	}
+	free(keep);
 	free(order);
+	free(by_cum);
 	jh_sb_adds(sb, "</tbody></table>\n");
 }
 

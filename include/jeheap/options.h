@@ -37,8 +37,10 @@ struct jh_options {
 
 	struct jh_symbolizer_opts sym; /* lib_prefix, add_lib, path maps, sysroot, ... */
 
-	const char *output_file; /* --output=FILE, NULL = stdout */
-	int quiet;               /* --quiet: no warnings, no coverage line */
+	const char *output_file;    /* --output=FILE, NULL = stdout */
+	int quiet;                  /* --quiet: no warnings, no coverage line */
+	struct jh_flame_opts flame; /* --title --width --minwidth --inverted --reverse
+	                             * --base-widths; inputs and bases set by the parser */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

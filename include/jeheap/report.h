@@ -12,6 +12,7 @@
 #define JEHEAP_REPORT_H
 
 #include "jeheap/analyse.h"
+#include "jeheap/report_flame.h"
 #include "jeheap/report_output.h"
 #include "jeheap/symbolize.h"
 
@@ -31,6 +32,7 @@ struct jh_report_opts {
 	int quiet; /* --quiet: no "Dropping nodes" note on stderr */
 	/* --list, --symbols: path maps, sysroot, jobs, the modules */
 	const struct jh_symbolizer_opts *sym;
+	const struct jh_flame_opts *flame; /* --flamegraph --html --web=flame */
 };
 
 /* --text (limit -1) and --top=N (limit N rows, jeprof's line limit). */
@@ -64,6 +66,10 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
  */
 int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *out,
 		       const char *output_file, int background, struct jh_diag *d);
+/* --web=flame: data[0..len) (the --html page) shown as the viewer modes
+ * show their image (mode JH_OUT_WEB_FLAME: a temporary .html file). */
+int jh_viewer_show(const char *data, size_t len, enum jh_output mode, FILE *out,
+		   const char *output_file, int background, struct jh_diag *d);
 /*
  * jeprof's RewriteSvg (report_svg.c): appends dot's SVG output svg[0..len)
  * to out, sized 100% of the window and with its graph in a "viewport"

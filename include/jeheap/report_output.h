@@ -27,6 +27,9 @@ enum jh_output {
 	JH_OUT_RAW,
 	JH_OUT_COLLAPSED,
 	JH_OUT_INTERACTIVE,
+	JH_OUT_FLAMEGRAPH, /* --flamegraph */
+	JH_OUT_HTML,       /* --html */
+	JH_OUT_WEB_FLAME,  /* --web=flame */
 };
 
 #endif

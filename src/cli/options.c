@@ -57,6 +57,13 @@ enum id {
 	O_DEBUG_DIR,
 	O_JOBS,
 	O_QUIET,
+	O_TITLE,
+	O_WIDTH,
+	O_MINWIDTH,
+	O_INVERTED,
+	O_REVERSE,
+	O_BASE_WIDTHS,
+	O_MAXFRAMES,
 };
 
 struct opt {
@@ -127,6 +134,15 @@ static const struct opt opts[] = {
 	{ "debug-dir", K_STRLIST, O_DEBUG_DIR },
 	{ "jobs", K_INT, O_JOBS },
 	{ "quiet", K_FLAG, O_QUIET },
+	{ "flamegraph", K_OUTPUT, JH_OUT_FLAMEGRAPH },
+	{ "html", K_OUTPUT, JH_OUT_HTML },
+	{ "title", K_STR, O_TITLE },
+	{ "width", K_FLOAT, O_WIDTH },
+	{ "minwidth", K_FLOAT, O_MINWIDTH },
+	{ "inverted", K_FLAG, O_INVERTED },
+	{ "reverse", K_FLAG, O_REVERSE },
+	{ "base-widths", K_FLAG, O_BASE_WIDTHS },
+	{ "maxframes", K_INT, O_MAXFRAMES },
 };
 
 void jh_options_usage(FILE *f)
@@ -156,6 +172,9 @@ void jh_options_usage(FILE *f)
 	      "  --collapsed         folded stacks (flamegraph.pl) --raw       write .symbolized\n"
 	      "  --dot --svg --pdf --ps --gif --png   call graph (Graphviz dot for images)\n"
 	      "  --web --gv --evince  write svg/ps/pdf and open a viewer (or say where it is)\n"
+	      "  --flamegraph        interactive SVG flame graph (--base: differential)\n"
+	      "  --html              one page: flame graph, function table, inputs\n"
+	      "  --web=flame         --html's page opened in a browser\n"
 	      "  --callgrind         callgrind format (KCachegrind)\n"
 	      "  --list=REGEX        annotated source of matching functions\n"
 	      "  --symbols           map addresses read from stdin (maps, then addresses)\n"
@@ -173,6 +192,8 @@ void jh_options_usage(FILE *f)
 	      "  --cum               sort by cumulative value\n"
 	      "Graph:    --nodecount=80 --nodefraction=0.005 --edgefraction=0.001\n"
 	      "          --maxdegree=8 --heapcheck --scale=N\n"
+	      "Flame:    --title=T --width=1200 --minwidth=0.1 (px) --inverted (icicle)\n"
+	      "          --reverse (from the allocation site) --base-widths --maxframes=25000\n"
 	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
 	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
 	      "          --jobs=N (symbolizer threads; default: all cores)\n"
@@ -307,6 +328,11 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 	case K_OUTPUT:
 		if (neg)
 			return 0;
+		if (v && op->arg == JH_OUT_WEB) { /* --web=flame */
+			if (strcmp(v, "flame"))
+				return usage_error(d, "--web=%s: only --web=flame is known", v);
+			return set_output(o, JH_OUT_WEB_FLAME, "web=flame", d);
+		}
 		return set_output(o, (enum jh_output)op->arg, op->name, d);
 	case K_OUTPUT_S:
 		if (op->arg == JH_OUT_DISASM)
@@ -356,6 +382,9 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_SHOW_BYTES: o->show_bytes = on; break;
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
 		case O_QUIET: o->quiet = on; break;
+		case O_INVERTED: o->flame.inverted = on; break;
+		case O_REVERSE: o->flame.reverse = on; break;
+		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
 		}
 		return 0;
 	}
@@ -365,11 +394,22 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_MAXDEGREE: return parse_int(op->name, v, &o->maxdegree, d);
 		case O_SCALE: return parse_int(op->name, v, &o->scale, d);
 		case O_JOBS: return parse_int(op->name, v, &o->sym.jobs, d);
+		case O_MAXFRAMES: {
+			int n = 0;
+			if (parse_int(op->name, v, &n, d))
+				return -1;
+			o->flame.maxframes = (size_t)n;
+			return 0;
+		}
 		}
 		return 0;
 	case K_FLOAT:
 		if (op->arg == O_NODEFRACTION)
 			return parse_float(op->name, v, &o->nodefraction, d);
+		if (op->arg == O_WIDTH)
+			return parse_float(op->name, v, &o->flame.width, d);
+		if (op->arg == O_MINWIDTH)
+			return parse_float(op->name, v, &o->flame.minwidth, d);
 		return parse_float(op->name, v, &o->edgefraction, d);
 	case K_STR:
 		switch (op->arg) {
@@ -379,6 +419,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_RETAIN: o->retain = v; break;
 		case O_EXCLUDE: o->exclude = v; break;
 		case O_OUTPUT_FILE: o->output_file = v; break;
+		case O_TITLE: o->flame.title = v; break;
 		case O_SYSROOT: o->sym.sysroot = v; break;
 		case O_THREAD: {
 			o->have_thread = 1;
@@ -455,6 +496,9 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->nodefraction = 0.005;
 	o->edgefraction = 0.001;
 	o->maxdegree = 8;
+	o->flame.width = JH_FLAME_WIDTH;
+	o->flame.minwidth = JH_FLAME_MINWIDTH;
+	o->flame.maxframes = JH_FLAME_MAXFRAMES;
 	int seen_value = 0, seen_gran = 0, only_args = 0;
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	size_t npos = 0;
@@ -483,7 +527,8 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 				goto fail;
 			}
 			v = argv[++i];
-		} else if (!takes_value(op) && v && op->kind != K_OUTPUT_O) {
+		} else if (!takes_value(op) && v && op->kind != K_OUTPUT_O &&
+			   !(op->kind == K_OUTPUT && op->arg == JH_OUT_WEB)) {
 			usage_error(d, "option --%s does not take a value", op->name);
 			goto fail;
 		}
@@ -521,6 +566,12 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	for (size_t i = first; i < npos; i++)
 		strlist_add(&o->profiles, &o->nprofiles, pos[i]);
 	free(pos);
+	o->flame.inputs = o->profiles;
+	o->flame.ninputs = o->nprofiles;
+	o->flame.bases = o->bases;
+	o->flame.nbases = o->nbases;
+	if (o->flame.width < 30)
+		return usage_error(d, "--width: at least 30 pixels%s", "");
 	return 0;
 fail:
 	free(pos);

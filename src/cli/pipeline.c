@@ -44,6 +44,9 @@ static int supported(enum jh_output mode)
 	case JH_OUT_CALLGRIND:
 	case JH_OUT_LIST:
 	case JH_OUT_RAW:
+	case JH_OUT_FLAMEGRAPH:
+	case JH_OUT_HTML:
+	case JH_OUT_WEB_FLAME:
 	case JH_OUT_INTERACTIVE: return 1;
 	default: return 0;
 	}

@@ -19,6 +19,7 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.heapcheck = o->heapcheck,
 		.quiet = o->quiet,
 		.sym = &o->sym,
+		.flame = &o->flame,
 	};
 }
 
@@ -40,7 +41,8 @@ int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_mode
 		   const struct jh_options *o, int thread, struct jh_diag *d)
 {
 	struct jh_analysis_opts ao = jh_options_analysis(o, &run_ids);
-	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST)
+	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST ||
+	    mode == JH_OUT_FLAMEGRAPH)
 		return jh_analyse_stacks(g, m, &ao, thread, d);
 	return jh_analyse(g, m, &ao, thread, d);
 }
@@ -66,6 +68,10 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	case JH_OUT_TEXT: return jh_report_text(out, g, &ro, -1);
 	case JH_OUT_TOP: return jh_report_text(out, g, &ro, o->top_n);
 	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
+	case JH_OUT_FLAMEGRAPH: return jh_report_flamegraph(out, g, ro.flame);
+	case JH_OUT_HTML: return jh_report_html(out, g, ro.flame);
+	case JH_OUT_WEB_FLAME:
+		return jh_report_web_flame(out, g, ro.flame, o->output_file, background, d);
 	default: return 0;
 	}
 }

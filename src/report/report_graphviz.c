@@ -41,12 +41,17 @@ static const char *dot_format(enum jh_output mode)
 /* File name extension of the temporary file of a viewer mode. */
 static const char *viewer_ext(enum jh_output mode)
 {
-	return mode == JH_OUT_WEB ? ".svg" : mode == JH_OUT_GV ? ".ps" : ".pdf";
+	return mode == JH_OUT_WEB         ? ".svg"
+	       : mode == JH_OUT_WEB_FLAME ? ".html"
+	       : mode == JH_OUT_GV        ? ".ps"
+					  : ".pdf";
 }
 
 static const char *viewer_prog(enum jh_output mode)
 {
-	return mode == JH_OUT_WEB ? "xdg-open" : mode == JH_OUT_GV ? "gv" : "evince";
+	return mode == JH_OUT_WEB || mode == JH_OUT_WEB_FLAME ? "xdg-open"
+	       : mode == JH_OUT_GV                            ? "gv"
+							      : "evince";
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -209,20 +214,13 @@ static void show(enum jh_output mode, const char *file, int background)
 		wait_child(pid);
 }
 
-int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *out,
-		       const char *output_file, int background, struct jh_diag *d)
+/* A viewer mode's file: data (dot's text rendered as fmt, or as it is when
+ * fmt is NULL) written to --output FILE (already open as out), else to a new
+ * temporary file, then shown. */
+static int to_viewer(const char *data, size_t len, const char *fmt, enum jh_output mode, FILE *out,
+		     const char *output_file, int background, struct jh_diag *d)
 {
-	const char *fmt = dot_format(mode);
-	if (!fmt)
-		return jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "not a graphviz output mode");
-	if (mode != JH_OUT_WEB && mode != JH_OUT_GV && mode != JH_OUT_EVINCE) {
-		if (fflush(out))
-			return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output: %s",
-					   strerror(errno));
-		return render(dot, len, fmt, fileno(out), d);
-	}
-
-	/* Viewer modes: the image goes to --output FILE (already open as out),
+	/* The image goes to --output FILE (already open as out),
 	 * else to a new temporary file. */
 	struct jh_sb path = JH_SB_INIT;
 	jh_sb_init(&path);
@@ -245,7 +243,10 @@ int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *o
 		jh_sb_release(&path);
 		return -1;
 	}
-	int r = render(dot, len, fmt, fd, d);
+	int r = fmt ? render(data, len, fmt, fd, d) : 0;
+	if (!fmt && write_all(fd, data, len))
+		r = jh_diag_set(d, JH_EXIT_OUTPUT, path.buf, 0, "cannot write: %s",
+				strerror(errno));
 	if (close(fd) && r == 0)
 		r = jh_diag_set(d, JH_EXIT_OUTPUT, path.buf, 0, "cannot write: %s",
 				strerror(errno));
@@ -253,4 +254,26 @@ int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *o
 		show(mode, path.buf, background);
 	jh_sb_release(&path);
 	return r;
+}
+
+int jh_graphviz_output(const char *dot, size_t len, enum jh_output mode, FILE *out,
+		       const char *output_file, int background, struct jh_diag *d)
+{
+	const char *fmt = dot_format(mode);
+	if (!fmt)
+		return jh_diag_set(d, JH_EXIT_INTERNAL, NULL, 0, "not a graphviz output mode");
+	if (mode != JH_OUT_WEB && mode != JH_OUT_GV && mode != JH_OUT_EVINCE) {
+		if (fflush(out))
+			return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output: %s",
+					   strerror(errno));
+		return render(dot, len, fmt, fileno(out), d);
+	}
+
+	return to_viewer(dot, len, fmt, mode, out, output_file, background, d);
+}
+
+int jh_viewer_show(const char *data, size_t len, enum jh_output mode, FILE *out,
+		   const char *output_file, int background, struct jh_diag *d)
+{
+	return to_viewer(data, len, NULL, mode, out, output_file, background, d);
 }

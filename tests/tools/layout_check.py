@@ -24,7 +24,7 @@ PUBLIC = {
     "elf_image.h": "symbolize",
     "model.h": "model", "names.h": "model",
     "analyse.h": "analysis", "regex.h": "analysis",
-    "report.h": "report", "report_output.h": "report",
+    "report.h": "report", "report_output.h": "report", "report_flame.h": "report",
     "options.h": "cli",
 }
 # Files allowed to call exit()/abort(): the command line, and the out-of-memory handler.

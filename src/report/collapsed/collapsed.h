@@ -79,6 +79,16 @@ uint32_t *jh_coll_rank(const struct jh_coll_str *el, size_t n, uint32_t *nranks,
 /* The stacks of c->g in line order. Caller frees. */
 uint32_t *jh_coll_sort(const struct jh_coll *c, void *scratch);
 
+/*
+ * c made for g's stacks (their elements, with records when recs, and
+ * their counts, in counts; strings made safe in strs) and the stacks in
+ * line order (caller frees; --flamegraph reads them too). jh_coll_close
+ * frees c's arrays (not strs nor counts).
+ */
+uint32_t *jh_coll_open(struct jh_coll *c, const struct jh_graph *g, struct jh_arena *strs,
+		       struct jh_sb *counts, int recs);
+void jh_coll_close(struct jh_coll *c);
+
 /* Where jh_coll_line puts a line: a buffer written to out when full, or a
  * string. */
 struct jh_coll_sink {

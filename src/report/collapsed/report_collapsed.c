@@ -417,27 +417,40 @@ static void build_counts(struct jh_coll *c, struct jh_sb *counts)
 	c->counts = counts->buf;
 }
 
+uint32_t *jh_coll_open(struct jh_coll *c, const struct jh_graph *g, struct jh_arena *strs,
+		       struct jh_sb *counts, int recs)
+{
+	*c = (struct jh_coll){ .g = g };
+	build_elements(c, strs, recs);
+	JH_TRACE("coll: elements");
+	build_counts(c, counts);
+	JH_TRACE("coll: counts");
+	uint32_t *order = jh_coll_sort(c, c->scratch);
+	JH_TRACE("coll: sorted");
+	return order;
+}
+
+void jh_coll_close(struct jh_coll *c)
+{
+	free(c->coff);
+	free(c->eoff);
+	free(c->scratch_block); /* and the records */
+	free(c->ovf);
+	free(c->rk);
+	free(c->rstr);
+}
+
 int jh_report_collapsed(FILE *out, const struct jh_graph *g)
 {
-	struct jh_coll c = { .g = g };
+	struct jh_coll c;
 	struct jh_arena strs = { 0 };
 	int fd = direct_fd(out);
-	build_elements(&c, &strs, fd >= 0);
-	JH_TRACE("coll: elements");
 	struct jh_sb counts = JH_SB_INIT;
 	jh_sb_init(&counts);
-	build_counts(&c, &counts);
-	JH_TRACE("coll: counts");
-	uint32_t *order = jh_coll_sort(&c, c.scratch);
-	JH_TRACE("coll: sorted");
+	uint32_t *order = jh_coll_open(&c, g, &strs, &counts, fd >= 0);
 	int r = fd >= 0 ? write_direct(out, fd, &c, order) : write_buffered(out, &c, order);
 	free(order);
-	free(c.coff);
-	free(c.eoff);
-	free(c.scratch_block); /* and the records */
-	free(c.ovf);
-	free(c.rk);
-	free(c.rstr);
+	jh_coll_close(&c);
 	jh_sb_release(&counts);
 	jh_arena_release(&strs);
 	return r;

@@ -4,6 +4,7 @@
  * mode).
  */
 #include "cli.h"
+#include "empty.h"
 
 #include "jeheap/model.h"
 #include "jeheap/options.h"
@@ -54,16 +55,27 @@ static int supported(enum jh_output mode)
 static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
 			      const struct jh_options *o, struct jh_diag *d)
 {
+	int only = -1, empty = -1; /* the thread asked for; the first with nothing to show */
+	size_t shown = 0;
+	if (o->have_thread && !o->thread_all && (only = jh_thread_index(m, o, d)) < 0)
+		return JH_EXIT_NODATA;
 	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
 		int thread = -1;
 		if (o->have_thread) {
-			if (!o->thread_all && m->threads[t].uid != o->thread)
+			if (!o->thread_all && (int)t != only)
 				continue;
 			thread = (int)t;
 		}
 		struct jh_graph g;
 		int r = jh_analyse_for(&g, mode, m, o, thread, d);
 		JH_TRACE("analysed");
+		if (!r && jh_graph_is_empty(&g, mode)) {
+			if (!shown && empty < 0)
+				empty = thread;
+			jh_graph_release(&g);
+			continue;
+		}
+		shown++;
 		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
@@ -72,7 +84,15 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 		if (r)
 			return d->code ? d->code : JH_EXIT_INTERNAL;
 	}
-	return JH_EXIT_OK;
+	if (shown)
+		return JH_EXIT_OK;
+	if (o->have_thread && !m->nthreads)
+		jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+			    "nothing to show: %s has no per-thread data",
+			    o->nprofiles ? o->profiles[0] : "the profile");
+	else
+		jh_nothing_to_show(m, o, mode, empty, d);
+	return JH_EXIT_NODATA;
 }
 
 /* Every location named by a .symbolized file (no file:line anywhere), where
@@ -138,7 +158,9 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				    o->output_file);
 			code = JH_EXIT_OUTPUT;
 		} else {
-			if (mode == JH_OUT_RAW)
+			if (mode == JH_OUT_RAW && jh_model_is_empty(&m))
+				code = jh_nothing_to_show(&m, o, mode, -1, d) ? JH_EXIT_NODATA : 0;
+			else if (mode == JH_OUT_RAW)
 				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
 			else if (mode == JH_OUT_INTERACTIVE)
 				code = jh_interactive(&m, o, d);

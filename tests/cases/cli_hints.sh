@@ -68,6 +68,6 @@ expect 2 "$P: a program, $base_msg" --text --base="$P" "$P" "$H"
 expect 2 "report.txt: a --text report, not a profile; jeheap reads heap profiles (.heap, .symbolized)" \
 	--text report.txt
 # the right forms still work
-"$JEHEAP" --text --base="$H" "$P" "$H" >/dev/null 2>&1 || fail "--base=HEAP failed"
+"$JEHEAP" --collapsed --base="$H" "$P" "$H" >/dev/null 2>&1 || fail "--base=HEAP failed"
 "$JEHEAP" --text "$H" "$H" >/dev/null 2>&1 || fail "two profiles failed"
 echo "ok"

@@ -35,6 +35,12 @@ for dir in "$GOLDEN"/*/; do
     name=${f[0]} args=("${f[@]:2}")
     (cd "$dir" && "$JEHEAP" --path-map="$SRCDIR=$SRC/tests/fixtures/prog" "${args[@]}" \
       < /dev/null > "$TMP/out" 2> "$TMP/err"); rc=$?
+    # where jeprof listed nothing (exit 0), jeheap says why in one line and exits 4
+    # (issue 17: empty answers are said)
+    if [ $rc -eq 4 ] && [ ! -s "$dir/expected/$name.out" ] && [ ! -s "$TMP/out" ] &&
+      grep -q '^jeheap: nothing to show: no sampled function matches --list=' "$TMP/err"; then
+      rc=0
+    fi
     python3 "$TIES" < "$dir/expected/$name.out" > "$TMP/exp.t"
     python3 "$TIES" < "$TMP/out" > "$TMP/out.t"
     if [ $rc -eq 0 ] && cmp -s "$TMP/exp.t" "$TMP/out.t" && ! grep -q 'fixtures/prog.*cannot open' "$TMP/err"; then

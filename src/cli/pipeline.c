@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "empty.h"
+#include "output_kind.h"
 
 #include "jeheap/model.h"
 #include "jeheap/options.h"
@@ -133,6 +134,13 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	}
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
+			    o->output_mode_name ? o->output_mode_name : "?");
+		return JH_EXIT_USAGE;
+	}
+	if (jh_output_is_binary(mode) && !o->output_file && isatty(1)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--%s writes binary data and standard output is a terminal: use "
+			    "--output=FILE or a redirect (> FILE)",
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}

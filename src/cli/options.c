@@ -60,6 +60,7 @@ enum id {
 	O_DEBUG_DIR,
 	O_JOBS,
 	O_QUIET,
+	O_VERBOSE,
 };
 
 struct opt {
@@ -130,6 +131,7 @@ static const struct opt opts[] = {
 	{ "debug-dir", K_STRLIST, O_DEBUG_DIR },
 	{ "jobs", K_INT, O_JOBS },
 	{ "quiet", K_FLAG, O_QUIET },
+	{ "verbose", K_FLAG, O_VERBOSE },
 };
 
 void jh_options_usage(FILE *f)
@@ -179,7 +181,8 @@ void jh_options_usage(FILE *f)
 	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
 	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
 	      "          --jobs=N (symbolizer threads; default: all cores)\n"
-	      "Other:    --quiet (no warnings, no coverage line)  --help (-h)  --version\n"
+	      "Other:    --quiet (no coverage line; -qq: no warnings either)  --verbose\n"
+	      "          (coverage per module)  --help (-h)  --version\n"
 	      "Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
 	      "          --debug-syms-by-id. Refused: --disasm --contentions --total_delay\n"
 	      "          --mean_delay --test.\n"
@@ -361,7 +364,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_HEAPCHECK: o->heapcheck = on; break;
 		case O_SHOW_BYTES: o->show_bytes = on; break;
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
-		case O_QUIET: o->quiet = on; break;
+		case O_QUIET: o->quiet = on ? o->quiet + 1 : 0; break;
+		case O_VERBOSE: o->verbose = on; break;
 		}
 		return 0;
 	}
@@ -482,6 +486,10 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 		}
 		if (!strcmp(a, "--")) {
 			only_args = 1;
+			continue;
+		}
+		if (!strcmp(a, "-qq")) {
+			o->quiet = 2; /* no coverage line, no warnings */
 			continue;
 		}
 		const char *name = a + 1 + (a[1] == '-');

@@ -4,6 +4,7 @@
  * mode).
  */
 #include "cli.h"
+#include "coverage_line.h"
 #include "empty.h"
 #include "output_kind.h"
 
@@ -175,6 +176,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			else
 				code = analyse_and_report(out, mode, &m, o, d);
 			if (code == JH_EXIT_OK && !o->quiet)
+				jh_coverage_line(&m, stderr);
+			if (code == JH_EXIT_OK && !o->quiet && o->verbose)
 				jh_model_coverage(&m, stderr);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",

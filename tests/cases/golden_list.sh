@@ -48,7 +48,7 @@ for dir in "$GOLDEN"/*/; do
     else
       fail=$((fail + 1))
       echo "FAIL $case/$name: jeheap ${args[*]} (exit $rc)"
-      grep -v '^jeheap: \(symbolized \|  \)' "$TMP/err" | head -3 | sed 's/^/  stderr: /'
+      grep -v '^jeheap: [0-9.]*% of bytes fully symbolized' "$TMP/err" | head -3 | sed 's/^/  stderr: /'
       diff -u --label expected --label jeheap "$TMP/exp.t" "$TMP/out.t" | head -40
     fi
   done < "$dir/cmd.list"

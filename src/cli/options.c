@@ -61,6 +61,7 @@ enum id {
 	O_JOBS,
 	O_QUIET,
 	O_VERBOSE,
+	O_TRUST_BINARIES,
 };
 
 struct opt {
@@ -132,6 +133,7 @@ static const struct opt opts[] = {
 	{ "jobs", K_INT, O_JOBS },
 	{ "quiet", K_FLAG, O_QUIET },
 	{ "verbose", K_FLAG, O_VERBOSE },
+	{ "trust-binaries", K_FLAG, O_TRUST_BINARIES },
 };
 
 void jh_options_usage(FILE *f)
@@ -180,7 +182,7 @@ void jh_options_usage(FILE *f)
 	      "          --maxdegree=8 --heapcheck --scale=N\n"
 	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
 	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
-	      "          --jobs=N (symbolizer threads; default: all cores)\n"
+	      "          --jobs=N (symbolizer threads; default: all cores)  --trust-binaries\n"
 	      "Other:    --quiet (no coverage line; -qq: no warnings either)  --verbose\n"
 	      "          (coverage per module)  --help (-h)  --version\n"
 	      "Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
@@ -366,6 +368,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
 		case O_QUIET: o->quiet = on ? o->quiet + 1 : 0; break;
 		case O_VERBOSE: o->verbose = on; break;
+		case O_TRUST_BINARIES: o->sym.trust_binaries = on; break;
 		}
 		return 0;
 	}

@@ -19,12 +19,7 @@ TIES=$SRC/tests/gen/list_ties.py
 command -v xz >/dev/null && command -v python3 >/dev/null ||
   { echo "golden_list: SKIP: xz or python3 missing" >&2; exit 77; }
 [ -x "$JEHEAP" ] || { echo "golden_list: no jeheap binary at $JEHEAP" >&2; exit 1; }
-mkdir -p "$BIN"
-for f in "$GOLDEN"/bin/*.xz; do
-  b=$BIN/$(basename "$f" .xz)
-  xz -dc "$f" | cmp -s - "$b" 2>/dev/null ||
-    { xz -dc "$f" > "$b.$$.tmp" && chmod +x "$b.$$.tmp" && mv "$b.$$.tmp" "$b"; }
-done
+source "$SRC/tests/fixtures/golden_bins.sh"
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 pass=0; fail=0
 for dir in "$GOLDEN"/*/; do

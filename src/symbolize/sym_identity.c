@@ -2,10 +2,12 @@
  * sym_identity.c - is the module file the one that ran? The sampled
  * callers' return addresses must each follow a call instruction in the
  * file (x86-64: call rel32, or call r/m64 in any of its encodings); a file
- * rebuilt since the dump gives other bytes there.
+ * rebuilt since the dump gives other bytes there. Files of other machines
+ * are not checked.
  */
 #include "sym_identity.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,6 +77,11 @@ size_t jh_module_not_returns(const struct jh_module *m, const uint64_t *a, size_
 	int fd = open(jh_elf_image_path(m->bin), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
+	unsigned char mach[2];
+	if (pread(fd, mach, 2, 18) != 2 || mach[0] != EM_X86_64 || mach[1] != 0) {
+		close(fd); /* only x86-64 call forms are known (e_machine, little-endian) */
+		return 0;
+	}
 	size_t bad = 0;
 	for (size_t i = 0; i < n; i++)
 		bad += !is_return(m, fd, a[i]);

@@ -21,9 +21,10 @@ int main(int argc, char **argv)
 	struct jh_options o;
 	struct jh_diag d = { { 0 }, 0 };
 	int r = jh_options_parse(&o, argc, argv, &d);
-	if (r > 0)
-		return JH_EXIT_OK;
-	if (r < 0) {
+	if (r) {
+		jh_options_release(&o);
+		if (r > 0)
+			return JH_EXIT_OK;
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		return d.code ? d.code : JH_EXIT_USAGE;
 	}

@@ -85,8 +85,11 @@ int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_
 		   struct jh_diag *d);
 void jh_model_release(struct jh_model *m);
 
-/* The symbolizer's coverage line for the locations symbolized from raw
- * dumps (nothing when every name came from .symbolized files). */
+/* The symbolizer's coverage lines for the locations symbolized from raw
+ * dumps, per module (nothing when every name came from .symbolized files). */
 void jh_model_coverage(const struct jh_model *m, FILE *f);
+/* bytes[l] for every location l: the in-use bytes (profiles and bases) of
+ * the stacks l is in, each stack once. */
+void jh_model_loc_bytes(const struct jh_model *m, double *bytes);
 
 #endif

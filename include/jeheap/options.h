@@ -38,7 +38,8 @@ struct jh_options {
 	struct jh_symbolizer_opts sym; /* lib_prefix, add_lib, path maps, sysroot, ... */
 
 	const char *output_file;    /* --output=FILE, NULL = stdout */
-	int quiet;                  /* --quiet: no warnings, no coverage line */
+	int quiet;                  /* --quiet: no coverage line; -qq (2): no warnings either */
+	int verbose;                /* --verbose: the coverage per module */
 	struct jh_flame_opts flame; /* --title --width --minwidth --inverted --reverse
 	                             * --base-widths; inputs and bases set by the parser */
 

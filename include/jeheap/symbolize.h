@@ -52,7 +52,8 @@ struct jh_symbolizer_opts {
 	const char *sysroot; /* --sysroot */
 	char **debug_dirs;   /* --debug-dir; empty = /usr/lib/debug */
 	size_t ndebug_dirs;
-	int jobs; /* worker threads; 0 = number of online cores */
+	int jobs;           /* worker threads; 0 = number of online cores */
+	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
 };
 
 struct jh_symbolizer;

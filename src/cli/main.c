@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int quiet; /* --quiet: no warnings */
+static int quiet; /* -qq: no warnings (--quiet alone hides the coverage line only) */
 
 static void warn_stderr(enum jh_msg kind, const char *msg)
 {
@@ -21,13 +21,14 @@ int main(int argc, char **argv)
 	struct jh_options o;
 	struct jh_diag d = { { 0 }, 0 };
 	int r = jh_options_parse(&o, argc, argv, &d);
-	if (r > 0)
-		return JH_EXIT_OK;
-	if (r < 0) {
+	if (r) {
+		jh_options_release(&o);
+		if (r > 0)
+			return JH_EXIT_OK;
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		return d.code ? d.code : JH_EXIT_USAGE;
 	}
-	quiet = o.quiet;
+	quiet = o.quiet >= 2;
 	int code = jh_run(&o, &d);
 	if (code != JH_EXIT_OK && d.msg[0])
 		fprintf(stderr, "jeheap: %s\n", d.msg);

@@ -5,6 +5,9 @@
  */
 #include "jeheap/options.h"
 
+#include "args_hint.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -64,6 +67,8 @@ enum id {
 	O_REVERSE,
 	O_BASE_WIDTHS,
 	O_MAXFRAMES,
+	O_VERBOSE,
+	O_TRUST_BINARIES,
 };
 
 struct opt {
@@ -143,6 +148,8 @@ static const struct opt opts[] = {
 	{ "reverse", K_FLAG, O_REVERSE },
 	{ "base-widths", K_FLAG, O_BASE_WIDTHS },
 	{ "maxframes", K_INT, O_MAXFRAMES },
+	{ "verbose", K_FLAG, O_VERBOSE },
+	{ "trust-binaries", K_FLAG, O_TRUST_BINARIES },
 };
 
 void jh_options_usage(FILE *f)
@@ -196,8 +203,9 @@ void jh_options_usage(FILE *f)
 	      "          --reverse (from the allocation site) --base-widths --maxframes=25000\n"
 	      "Symbols:  --lib_prefix=DIR[,DIR]  --add_lib=FILE  --path-map=OLD=NEW (repeatable)\n"
 	      "          --sysroot=DIR  --debug-dir=DIR (repeatable; default /usr/lib/debug)\n"
-	      "          --jobs=N (symbolizer threads; default: all cores)\n"
-	      "Other:    --quiet (no warnings, no coverage line)  --help  --version\n"
+	      "          --jobs=N (symbolizer threads; default: all cores)  --trust-binaries\n"
+	      "Other:    --quiet (no coverage line; -qq: no warnings either)  --verbose\n"
+	      "          (coverage per module)  --help (-h)  --version\n"
 	      "Accepted for jeprof compatibility, no effect: --tools --seconds --debug\n"
 	      "          --debug-syms-by-id. Refused: --disasm --contentions --total_delay\n"
 	      "          --mean_delay --test.\n"
@@ -206,6 +214,11 @@ void jh_options_usage(FILE *f)
 	      "(graphviz missing or failed), 4 nothing to show, 70 internal error.\n"
 	      "See jeheap(1).\n",
 	      f);
+}
+
+static const char *opt_name(size_t i)
+{
+	return i < JH_ARRAY_SIZE(opts) ? opts[i].name : NULL;
 }
 
 static int usage_error(struct jh_diag *d, const char *fmt, const char *a)
@@ -224,6 +237,8 @@ static void strlist_add(char ***items, size_t *nr, const char *s)
 static const struct opt *find_opt(const char *name, size_t len, int *neg, struct jh_diag *d)
 {
 	*neg = 0;
+	if (len == 1 && name[0] == 'h')
+		return &opts[0]; /* -h: help (jeprof: ambiguous) */
 	for (int pass = 0; pass < 2; pass++) {
 		const char *n = name;
 		size_t l = len;
@@ -258,15 +273,11 @@ static const struct opt *find_opt(const char *name, size_t len, int *neg, struct
 			return hit;
 		}
 		if (nhits > 1) {
-			char buf[256];
-			snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
-			usage_error(d, "option '%s' is ambiguous", buf);
+			jh_hint_ambiguous_opt(d, name, len, (size_t)(n - name), opt_name);
 			return NULL;
 		}
 	}
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, name);
-	usage_error(d, "unknown option '--%s' (see --help)", buf);
+	jh_hint_unknown_opt(d, name, len, opt_name);
 	return NULL;
 }
 
@@ -381,7 +392,9 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_HEAPCHECK: o->heapcheck = on; break;
 		case O_SHOW_BYTES: o->show_bytes = on; break;
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
-		case O_QUIET: o->quiet = on; break;
+		case O_QUIET: o->quiet = on ? o->quiet + 1 : 0; break;
+		case O_VERBOSE: o->verbose = on; break;
+		case O_TRUST_BINARIES: o->sym.trust_binaries = on; break;
 		case O_INVERTED: o->flame.inverted = on; break;
 		case O_REVERSE: o->flame.reverse = on; break;
 		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
@@ -476,6 +489,15 @@ static int takes_value(const struct opt *op)
 	}
 }
 
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	while (isdigit((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
 static int is_elf(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -513,6 +535,10 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 			only_args = 1;
 			continue;
 		}
+		if (!strcmp(a, "-qq")) {
+			o->quiet = 2; /* no coverage line, no warnings */
+			continue;
+		}
 		const char *name = a + 1 + (a[1] == '-');
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -527,6 +553,9 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 				goto fail;
 			}
 			v = argv[++i];
+		} else if (op->kind == K_OUTPUT_O && !v && i + 1 < argc &&
+			   all_digits(argv[i + 1])) {
+			v = argv[++i]; /* --top 20 */
 		} else if (!takes_value(op) && v && op->kind != K_OUTPUT_O &&
 			   !(op->kind == K_OUTPUT && op->arg == JH_OUT_WEB)) {
 			usage_error(d, "option --%s does not take a value", op->name);
@@ -545,7 +574,7 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 		}
 		o->program = pos[0];
 		free(pos);
-		return 0;
+		return jh_hint_check_symbols(o->program, d);
 	}
 	if (npos == 0) {
 		usage_error(d, "no profile given (usage: jeheap [options] [program] profile...%s)",
@@ -562,6 +591,8 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 			goto fail;
 		}
 	}
+	if (jh_hint_check_args(o, pos, npos, first, d))
+		goto fail;
 	o->sym.program = o->program;
 	for (size_t i = first; i < npos; i++)
 		strlist_add(&o->profiles, &o->nprofiles, pos[i]);

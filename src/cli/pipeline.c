@@ -4,6 +4,9 @@
  * mode).
  */
 #include "cli.h"
+#include "coverage_line.h"
+#include "empty.h"
+#include "output_kind.h"
 
 #include "jeheap/model.h"
 #include "jeheap/options.h"
@@ -57,16 +60,27 @@ static int supported(enum jh_output mode)
 static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
 			      const struct jh_options *o, struct jh_diag *d)
 {
+	int only = -1, empty = -1; /* the thread asked for; the first with nothing to show */
+	size_t shown = 0;
+	if (o->have_thread && !o->thread_all && (only = jh_thread_index(m, o, d)) < 0)
+		return JH_EXIT_NODATA;
 	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
 		int thread = -1;
 		if (o->have_thread) {
-			if (!o->thread_all && m->threads[t].uid != o->thread)
+			if (!o->thread_all && (int)t != only)
 				continue;
 			thread = (int)t;
 		}
 		struct jh_graph g;
 		int r = jh_analyse_for(&g, mode, m, o, thread, d);
 		JH_TRACE("analysed");
+		if (!r && jh_graph_is_empty(&g, mode)) {
+			if (!shown && empty < 0)
+				empty = thread;
+			jh_graph_release(&g);
+			continue;
+		}
+		shown++;
 		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
 			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 					o->output_file ? o->output_file : "standard output");
@@ -75,7 +89,15 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 		if (r)
 			return d->code ? d->code : JH_EXIT_INTERNAL;
 	}
-	return JH_EXIT_OK;
+	if (shown)
+		return JH_EXIT_OK;
+	if (o->have_thread && !m->nthreads)
+		jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+			    "nothing to show: %s has no per-thread data",
+			    o->nprofiles ? o->profiles[0] : "the profile");
+	else
+		jh_nothing_to_show(m, o, mode, empty, d);
+	return JH_EXIT_NODATA;
 }
 
 /* Every location named by a .symbolized file (no file:line anywhere), where
@@ -120,6 +142,13 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	if (jh_output_is_binary(mode) && !o->output_file && isatty(1)) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--%s writes binary data and standard output is a terminal: use "
+			    "--output=FILE or a redirect (> FILE)",
+			    o->output_mode_name ? o->output_mode_name : "?");
+		return JH_EXIT_USAGE;
+	}
 	struct jh_raw_spool spool;
 	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
 		return d->code;
@@ -142,13 +171,17 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				    o->output_file);
 			code = JH_EXIT_OUTPUT;
 		} else {
-			if (mode == JH_OUT_RAW)
+			if (mode == JH_OUT_RAW && jh_model_is_empty(&m))
+				code = jh_nothing_to_show(&m, o, mode, -1, d) ? JH_EXIT_NODATA : 0;
+			else if (mode == JH_OUT_RAW)
 				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
 			else if (mode == JH_OUT_INTERACTIVE)
 				code = jh_interactive(&m, o, d);
 			else
 				code = analyse_and_report(out, mode, &m, o, d);
 			if (code == JH_EXIT_OK && !o->quiet)
+				jh_coverage_line(&m, stderr);
+			if (code == JH_EXIT_OK && !o->quiet && o->verbose)
 				jh_model_coverage(&m, stderr);
 			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
 				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",

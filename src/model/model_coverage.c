@@ -4,6 +4,25 @@
 
 #include <stdlib.h>
 
+void jh_model_loc_bytes(const struct jh_model *m, double *bytes)
+{
+	uint32_t *stamp = xcalloc(m->nlocs ? m->nlocs : 1, sizeof(*stamp));
+	for (size_t i = 0; i < m->nlocs; i++)
+		bytes[i] = 0;
+	for (size_t s = 0; s < m->nstacks; s++) {
+		const struct jh_mstack *ms = &m->stacks[s];
+		for (uint32_t k = 0; k < ms->len; k++) {
+			uint32_t l = m->locpool[ms->off + k];
+			if (stamp[l] == s + 1)
+				continue;
+			stamp[l] = (uint32_t)s + 1;
+			bytes[l] += ms->c.v[JH_INUSE_SPACE] +
+				    (m->stack_base ? m->stack_base[s].v[JH_INUSE_SPACE] : 0);
+		}
+	}
+	free(stamp);
+}
+
 void jh_model_coverage(const struct jh_model *m, FILE *f)
 {
 	size_t n = 0;
@@ -15,24 +34,14 @@ void jh_model_coverage(const struct jh_model *m, FILE *f)
 	n = 0;
 	for (size_t i = 0; i < m->nlocs; i++)
 		idx[i] = m->locs[i].status == JH_SYM_EMBEDDED ? UINT32_MAX : (uint32_t)n++;
-	/* bytes: in-use bytes of every stack a location is in (once per stack) */
+	double *locbytes = xmalloc(jh_st_mult(m->nlocs, sizeof(*locbytes)));
+	jh_model_loc_bytes(m, locbytes);
 	double *bytes = xcalloc(n, sizeof(*bytes));
-	uint32_t *stamp = xcalloc(n, sizeof(*stamp));
-	for (size_t s = 0; s < m->nstacks; s++) {
-		const struct jh_mstack *ms = &m->stacks[s];
-		for (uint32_t k = 0; k < ms->len; k++) {
-			uint32_t j = idx[m->locpool[ms->off + k]];
-			if (j == UINT32_MAX || stamp[j] == s + 1)
-				continue;
-			stamp[j] = (uint32_t)s + 1;
-			bytes[j] += ms->c.v[JH_INUSE_SPACE] +
-				    (m->stack_base ? m->stack_base[s].v[JH_INUSE_SPACE] : 0);
-		}
-	}
 	struct jh_symresult *res = xcalloc(n, sizeof(*res));
 	for (size_t i = 0; i < m->nlocs; i++) {
 		if (idx[i] == UINT32_MAX)
 			continue;
+		bytes[idx[i]] = locbytes[i];
 		const struct jh_location *l = &m->locs[i];
 		struct jh_symresult *r = &res[idx[i]];
 		r->module = l->module;
@@ -44,7 +53,7 @@ void jh_model_coverage(const struct jh_model *m, FILE *f)
 	}
 	jh_symbolize_coverage(f, res, bytes, n);
 	free(res);
-	free(stamp);
+	free(locbytes);
 	free(bytes);
 	free(idx);
 }

@@ -166,6 +166,7 @@ struct listing {
 	struct jh_sb v1, v2, tried;
 	struct source *src; /* each source file read once, by file name */
 	size_t nsrc, asrc;
+	size_t nlisted; /* routines that matched */
 };
 
 /* One source file of the listing: its lines, or why it did not open. */
@@ -339,6 +340,7 @@ static int list_module(struct listing *ls, const char *mod, struct site *s, size
 		}
 		i = j;
 	}
+	ls->nlisted += nrt;
 	if (nrt)
 		qsort_r(rt, nrt, sizeof(*rt), cmp_routine, ls->namer);
 	/* routines in chunks of about LINES_CHUNK addresses, one DWARF pass each */
@@ -418,7 +420,7 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	jh_intern_init(&names);
 	struct jh_namer namer;
 	jh_namer_init(&namer, &names);
-	struct listing ls = { out, g, o, &namer, JH_SB_INIT, JH_SB_INIT, JH_SB_INIT, NULL, 0, 0 };
+	struct listing ls = { .out = out, .g = g, .o = o, .namer = &namer };
 	jh_sb_init(&ls.v1);
 	jh_sb_init(&ls.v2);
 	jh_sb_init(&ls.tried);
@@ -428,6 +430,15 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_o
 			rc = list_module(&ls, mods[i].path, mods[i].s, mods[i].n, rx, &names, d);
 		free(mods[i].s);
 	}
+	if (rc == 0 && !ls.nlisted && !nmods)
+		rc = jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+				 "nothing to show: --list needs the raw dump and its binaries (no "
+				 "sampled address has a symbol with lines)");
+	else if (rc == 0 && !ls.nlisted)
+		rc = jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+				 "nothing to show: no sampled function matches --list=%s (inlined "
+				 "functions are listed within their callers)",
+				 re);
 	jh_sb_release(&ls.v1);
 	jh_sb_release(&ls.v2);
 	jh_sb_release(&ls.tried);

@@ -25,6 +25,7 @@ struct jh_module {
 	int usable;          /* bin opened: addresses can be translated */
 	int mismatch;        /* the file is not the one that was mapped: frames stay unknown */
 	int warned;
+	int identity_checked; /* sym_identity.h: done once, on the first profile's addresses */
 	int is_main;
 	int allocator;          /* shared library that exports mallctl (jemalloc) */
 	struct jh_u64map cache; /* module address -> index of the cached answer */

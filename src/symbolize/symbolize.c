@@ -13,6 +13,7 @@
 #include "dwarf_sched.h"
 #include "jh_demangle.h"
 #include "jeheap/trace.h"
+#include "sym_identity.h"
 #include "sym_module.h"
 
 #include <elf.h>
@@ -505,6 +506,49 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 	}
 }
 
+/*
+ * The binary identity check (sym_identity.h) of every module w[] lands in
+ * for the first time: where more than 5 % (and at least 3) of its sampled
+ * addresses do not follow a call, the file is not the one that ran; it is
+ * said once and its addresses print as file offsets.
+ */
+static void check_identity(struct jh_symbolizer *s, struct where *w, size_t n)
+{
+	uint64_t *a = NULL;
+	size_t aa = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct jh_module *m = w[i].m;
+		if (!w[i].ok || m->identity_checked)
+			continue;
+		m->identity_checked = 1;
+		if (s->o.trust_binaries || m->allocator)
+			continue;
+		size_t na = 0;
+		for (size_t j = i; j < n; j++)
+			if (w[j].ok && w[j].m == m) {
+				JH_GROW(a, na + 1, aa);
+				a[na++] = w[j].modaddr;
+			}
+		size_t bad = jh_module_not_returns(m, a, na);
+		if (bad < 3 || bad * 20 <= na)
+			continue;
+		m->mismatch = 1;
+		const char *base = strrchr(m->mappath, '/');
+		jh_warn("%s differs from the program that ran (%zu of %zu return addresses do not "
+			"follow a call); its frames are shown as %s+0xOFF",
+			m->mappath, bad, na, base ? base + 1 : m->mappath);
+	}
+	free(a);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t off = 0;
+		if (!w[i].ok || !w[i].m->mismatch)
+			continue;
+		w[i].ok = 0;
+		if (jh_module_file_offset(w[i].m, w[i].modaddr, &off) == 0)
+			w[i].modaddr = off;
+	}
+}
+
 int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t nmaps,
 		 const uint64_t *pcs, size_t npcs, struct jh_intern *names,
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d)
@@ -518,6 +562,7 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		locate(r, nr, x, nx, pcs[i], &w[i]);
 	free(r);
 	free(x);
+	check_identity(s, w, npcs);
 	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
 	JH_TRACE("symbolize: resolved");

@@ -37,9 +37,16 @@ cmp -s "$D/base_collapsed.expected" "$tmp/col" || err "collapsed"
 awk '$(NF-1) < 0 || $NF < 0 { bad = 1 } { d += $NF - $(NF-1) } END { exit bad || d != 5181840 }' "$tmp/col" || err "collapsed columns"
 LC_ALL=C sort -c "$tmp/col" || err "collapsed not sorted"
 
-# a profile minus itself is empty; --drop_negative clamps run1 - run2 to nothing
-"$JEHEAP" --text --base="$R1" "$R1" > "$tmp/self" && [ ! -s "$tmp/self" ] || err "self diff not empty"
-"$JEHEAP" --text --drop_negative --base="$R2" "$R1" > "$tmp/neg" && [ ! -s "$tmp/neg" ] || err "drop_negative"
+# a profile minus itself is empty; --drop_negative clamps run1 - run2 to nothing: one line
+# says so, exit 4 (jeprof: empty output, exit 0; issue 17: empty answers are said)
+"$JEHEAP" --text --base="$R1" "$R1" > "$tmp/self" 2> "$tmp/self.err"
+[ $? = 4 ] && [ ! -s "$tmp/self" ] || err "self diff not empty"
+[ "$(cat "$tmp/self.err")" = "jeheap: nothing to show: the profiles minus --base leave nothing" ] ||
+	err "self diff: $(cat "$tmp/self.err")"
+"$JEHEAP" --text --drop_negative --base="$R2" "$R1" > "$tmp/neg" 2> "$tmp/neg.err"
+[ $? = 4 ] && [ ! -s "$tmp/neg" ] || err "drop_negative"
+[ "$(cat "$tmp/neg.err")" = "jeheap: nothing to show: the profiles minus --base leave nothing (with --drop_negative)" ] ||
+	err "drop_negative: $(cat "$tmp/neg.err")"
 "$JEHEAP" --text --show_bytes --base="$R2" "$R1" | head -1 | grep -qx 'Total: -5181840 B' || err "negative total"
 
 # two bases are summed: run2 - 2 * run1 = 10969888 - 2 * 5788048

@@ -108,7 +108,8 @@ static void test_errors(void **state)
 	struct jh_options o;
 	struct jh_diag d;
 	assert_int_equal(parse(&o, &d, "--t", "p", NULL), -1);
-	assert_string_equal(d.msg, "option 't' is ambiguous");
+	assert_string_equal(d.msg, "option '--t' is ambiguous: --text --top --thread --total_delay "
+				   "--tools --test --test_stride --title --trust-binaries");
 	assert_int_equal(d.code, JH_EXIT_USAGE);
 	assert_int_equal(parse(&o, &d, "--text", "--dot", "p", NULL), -1);
 	assert_string_equal(d.msg, "only specify one output mode (--text and --dot)");
@@ -123,6 +124,14 @@ static void test_errors(void **state)
 	assert_int_equal(parse(&o, &d, "--thread=abc", "p", NULL), -1);
 	assert_int_equal(parse(&o, &d, "--bogus", "p", NULL), -1);
 	assert_string_equal(d.msg, "unknown option '--bogus' (see --help)");
+	assert_int_equal(parse(&o, &d, "--colapsed", "p", NULL), -1);
+	assert_string_equal(d.msg,
+			    "unknown option '--colapsed'; did you mean --collapsed? (see --help)");
+	assert_int_equal(parse(&o, &d, "--nodefracton", "p", NULL), -1);
+	assert_string_equal(d.msg, "unknown option '--nodefracton'; did you mean --nodefraction? "
+				   "(see --help)");
+	assert_int_equal(parse(&o, &d, "--focs=x", "p", NULL), -1);
+	assert_string_equal(d.msg, "unknown option '--focs'; did you mean --focus? (see --help)");
 	assert_int_equal(parse(&o, &d, "--base", NULL), -1);
 	assert_string_equal(d.msg, "option --base requires a value");
 	assert_int_equal(parse(&o, &d, "--text", NULL), -1);

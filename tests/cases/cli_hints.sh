@@ -39,7 +39,7 @@ expect 1 "unknown option '--foucs'; did you mean --focus? (see --help)" --foucs=
 expect 1 "unknown option '--zzzzzz' (see --help)" --zzzzzz "$H"
 expect 1 "option '--t' is ambiguous: --text --top --thread --total_delay --tools --test --test_stride --title --trust-binaries" \
 	--t "$H"
-expect 1 "option '--in' is ambiguous: --interactive --inuse_space --inuse_objects" -in "$H"
+expect 1 "option '--in' is ambiguous: --interactive --inuse_space --inuse_objects --inverted" -in "$H"
 
 # the program after the profile; two programs
 expect 1 "'$P' is a program but comes after the profile '$H' (taken as the profile); the program goes first: jeheap [options] $P $H" \

@@ -155,13 +155,19 @@ static void ob_num(struct outbuf *ob, long long v)
 	jh_sb_add(&ob->sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/*
+ * Callgrind's escaping, in one place: a name is written with its control
+ * characters as visible escapes (one record, one line), and a name that
+ * starts with '(' is always given a number, even when short: written out
+ * bare, "(1)" would read as a reference to name 1.
+ */
 static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint32_t slot)
 {
 	struct slot *sl = &nm->slots[slot];
 	jh_sb_adds(&ob->sb, key);
 	jh_sb_addc(&ob->sb, '=');
 	int first = 0;
-	if (!sl->id && strlen(sl->name) > 3) {
+	if (!sl->id && (strlen(sl->name) > 3 || sl->name[0] == '(')) {
 		sl->id = ++nm->n;
 		first = 1;
 	}
@@ -173,7 +179,7 @@ static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint3
 			jh_sb_addc(&ob->sb, ' ');
 	}
 	if (!sl->id || first)
-		jh_sb_adds(&ob->sb, sl->name);
+		jh_sb_add_visible(&ob->sb, sl->name);
 	jh_sb_addc(&ob->sb, '\n');
 }
 

@@ -183,10 +183,16 @@ static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint3
 	jh_sb_addc(&ob->sb, '\n');
 }
 
-/* Perl's int(): truncation toward zero, printed as an integer. */
-static long long count_of(double n)
+/* Perl's int(): truncation toward zero, printed as an integer; beyond the
+ * 64-bit range (no cast there: undefined behaviour) the double's exact
+ * decimal value, which is what jeprof's 1.84467440737096e+19 rounds. */
+static void ob_count(struct outbuf *ob, double n)
 {
-	return (long long)trunc(n);
+	n = isfinite(n) ? trunc(n) : 0; /* the readers refuse non-finite values */
+	if (fabs(n) < 9223372036854775808.0)
+		ob_num(ob, (long long)n);
+	else
+		jh_sb_addf(&ob->sb, "%.0f", n);
 }
 
 /*
@@ -286,14 +292,14 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 			put_name(&ob, "cfl", &files, fslot[callee - 1]);
 			put_name(&ob, "cfn", &fns, nslot[callee - 1]);
 			jh_sb_adds(&ob.sb, "calls=");
-			ob_num(&ob, count_of(n));
+			ob_count(&ob, n);
 			jh_sb_addc(&ob.sb, ' ');
 			ob_num(&ob, byrank[callee - 1].line);
 			jh_sb_addc(&ob.sb, '\n');
 		}
 		ob_num(&ob, byrank[caller].line);
 		jh_sb_addc(&ob.sb, ' ');
-		ob_num(&ob, count_of(n));
+		ob_count(&ob, n);
 		jh_sb_adds(&ob.sb, "\n\n");
 		if (ob.sb.len > 1 << 16)
 			ob_flush(&ob);

@@ -10,6 +10,7 @@
 #include "jeheap/report.h"
 #include "jeheap/trace.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,7 +52,7 @@ static int supported(enum jh_output mode)
 
 /* Runs the analysis and the report for the whole process or each selected
  * thread. */
-static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const struct jh_model *m,
 			      const struct jh_options *o, struct jh_diag *d)
 {
 	for (size_t t = 0; t < (o->have_thread ? m->nthreads : 1); t++) {
@@ -64,13 +65,13 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 		struct jh_graph g;
 		int r = jh_analyse_for(&g, mode, m, o, thread, d);
 		JH_TRACE("analysed");
-		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
-			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
-					o->output_file ? o->output_file : "standard output");
+		int code = JH_EXIT_OK;
+		if (!r && (r = jh_report_one(of->f, mode, &g, o, 0, d)) && !d->code)
+			code = jh_outfile_error(of, errno, d); /* a write failed */
 		JH_TRACE("reported");
 		jh_graph_release(&g);
 		if (r)
-			return d->code ? d->code : JH_EXIT_INTERNAL;
+			return d->code ? d->code : code;
 	}
 	return JH_EXIT_OK;
 }
@@ -109,7 +110,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	if (mode == JH_OUT_SYMBOLS) {
 		struct jh_report_opts ro;
 		jh_report_opts_from(&ro, o);
-		return jh_report_symbols(&ro, stdin, stdout, d);
+		struct jh_outfile of;
+		jh_outfile_open(&of, NULL, d);
+		int code = jh_report_symbols(&ro, stdin, stdout, d);
+		if (code == JH_EXIT_OK && ferror(stdout))
+			code = jh_outfile_error(&of, errno, d);
+		return jh_outfile_close(&of, code, d);
 	}
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
@@ -132,25 +138,21 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    "line numbers need the raw dump and its binaries");
 		code = JH_EXIT_USAGE;
 	} else {
-		FILE *out = stdout;
-		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
-			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %m",
-				    o->output_file);
+		struct jh_outfile of;
+		if (!jh_outfile_open(&of, o->output_file, d)) {
 			code = JH_EXIT_OUTPUT;
 		} else {
-			if (mode == JH_OUT_RAW)
-				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
-			else if (mode == JH_OUT_INTERACTIVE)
+			if (mode == JH_OUT_RAW) {
+				if (jh_raw_write(of.f, &m, o, d))
+					code = d->code ? d->code : jh_outfile_error(&of, errno, d);
+			} else if (mode == JH_OUT_INTERACTIVE) {
 				code = jh_interactive(&m, o, d);
-			else
-				code = analyse_and_report(out, mode, &m, o, d);
+			} else {
+				code = analyse_and_report(&of, mode, &m, o, d);
+			}
+			code = jh_outfile_close(&of, code, d);
 			if (code == JH_EXIT_OK && !o->quiet)
 				jh_model_coverage(&m, stderr);
-			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
-				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
-					    o->output_file);
-				code = JH_EXIT_OUTPUT;
-			}
 		}
 	}
 	JH_TRACE("done");

@@ -5,6 +5,8 @@
  */
 #include "jeheap/debug_find.h"
 
+#include "confine.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,24 +60,51 @@ static char *dir_of(const char *p)
 	return xstrndup(p, (size_t)(s - p));
 }
 
-char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
+/* The first --path-map whose OLD is p's leading directory (or all of p),
+ * *n = OLD's length in p; NULL if none. */
+static const struct jh_path_map *path_map_of(const struct jh_symbolizer_opts *o, const char *p,
+					     size_t *n)
 {
 	for (size_t i = 0; i < o->npath_maps; i++) {
 		const char *from = o->path_maps[i].from;
-		size_t n = strlen(from);
-		while (n > 1 && from[n - 1] == '/')
-			n--;
-		if (n && !strncmp(p, from, n) && (p[n] == '/' || p[n] == 0 || from[n - 1] == '/'))
-			return join(o->path_maps[i].to, p + n);
+		*n = strlen(from);
+		while (*n > 1 && from[*n - 1] == '/')
+			(*n)--;
+		if (*n && !strncmp(p, from, *n) &&
+		    (p[*n] == '/' || p[*n] == 0 || from[*n - 1] == '/'))
+			return &o->path_maps[i];
 	}
-	return xstrdup(p);
+	return NULL;
+}
+
+char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
+{
+	size_t n;
+	const struct jh_path_map *pm = path_map_of(o, p, &n);
+	return pm ? join(pm->to, p + n) : xstrdup(p);
+}
+
+/* The host path of a mapped path: inside --sysroot (as chroot would), else
+ * inside the NEW of its --path-map; NULL (a warning given) when it leads
+ * out of them. */
+static char *confined(const struct jh_symbolizer_opts *o, const char *mappath)
+{
+	if (o->sysroot && o->sysroot[0]) {
+		char *mapped = jh_apply_path_map(o, mappath);
+		char *p = jh_confine(o->sysroot, mapped);
+		free(mapped);
+		return p;
+	}
+	size_t n;
+	const struct jh_path_map *pm = path_map_of(o, mappath, &n);
+	return pm ? jh_confine(pm->to, mappath + n) : xstrdup(mappath);
 }
 
 char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, struct jh_sb *tried)
 {
-	char *mapped = jh_apply_path_map(o, mappath);
-	char *p = o->sysroot && o->sysroot[0] ? join(o->sysroot, mapped) : xstrdup(mapped);
-	free(mapped);
+	char *p = confined(o, mappath);
+	if (!p)
+		return NULL;
 	/* jeprof: /x/y/lib.so with prefixes a,b: a/x/y/lib.so b/x/y/lib.so a/y/lib.so ... */
 	for (const char *tail = p; o->nlib_prefixes && tail;) {
 		for (size_t i = 0; i < o->nlib_prefixes; i++) {
@@ -254,8 +283,8 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	char *cands[3] = { NULL, NULL, NULL };
 	size_t nc = 0;
 	if (name[0] == '/') {
-		if (o->sysroot && o->sysroot[0])
-			cands[nc++] = join(o->sysroot, name);
+		if (o->sysroot && o->sysroot[0] && (cands[nc] = jh_confine(o->sysroot, name)))
+			nc++;
 		cands[nc++] = xstrdup(name);
 	} else {
 		char *dir = dir_of(jh_elf_image_path(dbg));

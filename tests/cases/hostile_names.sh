@@ -75,7 +75,7 @@ gcc -nostdlib -static -no-pie -o "$T/h" "$T/h.s" || exit 1
 # the addresses: the leaf is f3's first byte, callers return after their call
 addr() { readelf -sW "$T/h" | awk -v n="$1" '$8 == n { print $2 }'; }
 a3=$(addr f3) a2=$(addr f2) a1=$(addr f1)
-seg=$(readelf -lW "$T/h" | awk '$1 == "LOAD" && $7 ~ /E/ { print $2, $3, $6; exit }')
+seg=$(readelf -lW "$T/h" | awk '$1 == "LOAD" && / E / { print $2, $3, $6; exit }')
 read -r off vaddr size <<<"$seg"
 objcopy --redefine-sym f1=$'one\nforged() line' --redefine-sym f2=$'two\r\n0x0000000000400000 fake' \
 	--redefine-sym f3=$'three\x01\x02 end' "$T/h" || exit 1

@@ -50,44 +50,19 @@ reports "$FX" "$T/sym" && python3 "$CHECK" "$FX" "$T/sym" || fail=1
 # 2. names with newlines, from a crafted ELF's symbol table: a static
 # non-PIE program whose functions are renamed by objcopy (argv holds any
 # byte but NUL), and a heap_v2 dump that maps it
-cat >"$T/h.s" <<'EOF'
-	.text
-	.globl _start
-_start:	call f1
-	ret
-	.globl f1
-	.type f1,@function
-f1:	call f2
-	ret
-	.size f1, .-f1
-	.globl f2
-	.type f2,@function
-f2:	call f3
-	ret
-	.size f2, .-f2
-	.globl f3
-	.type f3,@function
-f3:	nop
-	ret
-	.size f3, .-f3
-EOF
-gcc -nostdlib -static -no-pie -o "$T/h" "$T/h.s" || exit 1
-# the addresses: the leaf is f3's first byte, callers return after their call
-addr() { readelf -sW "$T/h" | awk -v n="$1" '$8 == n { print $2 }'; }
-a3=$(addr f3) a2=$(addr f2) a1=$(addr f1)
-seg=$(readelf -lW "$T/h" | awk '$1 == "LOAD" && / E / { print $2, $3, $6; exit }')
-read -r off vaddr size <<<"$seg"
+source "$JH_SRC/tests/fixtures/hostile/elf.sh"
+chain_prog "$T/h" || exit 1
+# the leaf is f3's first byte, callers return after their 5-byte call
 objcopy --redefine-sym f1=$'one\nforged() line' --redefine-sym f2=$'two\r\n0x0000000000400000 fake' \
 	--redefine-sym f3=$'three\x01\x02 end' "$T/h" || exit 1
 {
 	echo "heap_v2/1"
 	echo "  t*: 1: 1000000 [0: 0]"
-	printf '@ 0x%x 0x%x 0x%x\n' $((0x$a3)) $((0x$a2 + 5)) $((0x$a1 + 5))
+	printf '@ 0x%x 0x%x 0x%x\n' $((0x$A3)) $((0x$A2 + 5)) $((0x$A1 + 5))
 	echo "  t*: 1: 1000000 [0: 0]"
 	echo
 	echo "MAPPED_LIBRARIES:"
-	printf '%012x-%012x r-xp %08x 08:01 1 %s\n' $((vaddr & ~0xfff)) \
-		$(((vaddr + size + 0xfff) & ~0xfff)) $((off & ~0xfff)) "$T/h"
+	maps_line "$T/h"
 } >"$T/h.heap"
 # the expected names, as a .symbolized file the checker reads (its lines
 # split there too: the checker gets them from --raw's pcs and objcopy's names)
@@ -133,7 +108,7 @@ else
 fi
 # --symbols: addr2line's layout, one line per name; --list's warning (no
 # line information there) is one line too
-got=$(printf '0x%x\n' $((0x$a1)) | "$JEHEAP" --symbols "$T/h" 2>/dev/null | od -c)
+got=$(printf '0x%x\n' $((0x$A1)) | "$JEHEAP" --symbols "$T/h" 2>/dev/null | od -c)
 want=$(printf '%s\n??:0\n\n' 'one\nforged() line' | od -c)
 [ "$got" = "$want" ] || { echo "FAIL: --symbols wrote:"; echo "$got"; fail=1; }
 "$JEHEAP" --list=e "$T/h" "$T/h.heap" >"$T/list" 2>"$T/list.err"

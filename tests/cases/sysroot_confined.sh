@@ -12,37 +12,18 @@ T=$(mktemp -d /tmp/jh_confine.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fail=0
 
-# a static program with three functions, and a copy named otherwise (outside the root)
-cat >"$T/p.s" <<'EOF'
-	.text
-	.globl _start
-_start:	call f1
-	ret
-	.globl f1
-	.type f1,@function
-f1:	call f2
-	ret
-	.size f1, .-f1
-	.globl f2
-	.type f2,@function
-f2:	nop
-	ret
-	.size f2, .-f2
-EOF
-gcc -nostdlib -static -no-pie -o "$T/prog" "$T/p.s" || exit 1
-addr() { readelf -sW "$T/prog" | awk -v n="$1" '$8 == n { print $2 }'; }
-a2=$(addr f2) a1=$(addr f1)
-read -r off vaddr size <<<"$(readelf -lW "$T/prog" | awk '$1 == "LOAD" && / E / { print $2, $3, $6; exit }')"
+# a static program (f1 calls f2), and a copy named otherwise (outside the root)
+source "$JH_SRC/tests/fixtures/hostile/elf.sh"
+chain_prog "$T/prog" || exit 1
 mkdir -p "$T/root/usr/bin" "$T/root/usr/lib" "$T/outside" "$T/root/inside"
 cp "$T/prog" "$T/root/inside/prog"
 objcopy --redefine-sym f1=outside_f1 --redefine-sym f2=outside_f2 "$T/prog" "$T/outside/prog"
 # a dump of the program mapped from PATH
 dump() {
 	printf 'heap_v2/0\n  t*: 1: 4096 [0: 0]\n@ 0x%x 0x%x\n  t*: 1: 4096 [0: 0]\n\n' \
-		$((0x$a2)) $((0x$a1 + 5))
+		$((0x$A2)) $((0x$A1 + 5))
 	echo "MAPPED_LIBRARIES:"
-	printf '%012x-%012x r-xp %08x 08:01 1 %s\n' $((vaddr & ~0xfff)) \
-		$(((vaddr + size + 0xfff) & ~0xfff)) $((off & ~0xfff)) "$1"
+	maps_line "$1"
 }
 # check WHAT WANT-NAMES WANT-WARNING ARGS...: --text's names and the refusal
 check() {
@@ -68,8 +49,8 @@ check() {
 
 # a refused module's frames are named by its file and offset
 unknown() {
-	local b=$(((vaddr & ~0xfff) - (off & ~0xfff)))
-	printf '%s+0x%x %s+0x%x ' "$1" $((0x$a1 + 4 - b)) "$1" $((0x$a2 - b))
+	local b=$(((SEG_VADDR & ~0xfff) - (SEG_OFF & ~0xfff)))
+	printf '%s+0x%x %s+0x%x ' "$1" $((0x$A1 + 4 - b)) "$1" $((0x$A2 - b))
 }
 
 # ".." above the sysroot

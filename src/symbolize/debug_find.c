@@ -156,8 +156,16 @@ static int same_id(struct jh_elf_image *im, const unsigned char *id, size_t len)
 }
 
 /* <dir>/.build-id/xx/rest.debug for build-id id, opened if its build-id matches. */
-static struct jh_elf_image *by_build_id(char **dirs, size_t ndirs, const unsigned char *id,
-					size_t len, struct jh_sb *tried)
+/* dir/rel, looked up inside dir when dir is a --debug-dir (NULL, a warning
+ * given, if it leads out of it). */
+static char *in_debug_dir(const struct jh_symbolizer_opts *o, const char *dir, const char *rel)
+{
+	return o->ndebug_dirs ? jh_confine(dir, rel) : join(dir, rel);
+}
+
+static struct jh_elf_image *by_build_id(const struct jh_symbolizer_opts *o, char **dirs,
+					size_t ndirs, const unsigned char *id, size_t len,
+					struct jh_sb *tried)
 {
 	if (!id || len < 2)
 		return NULL;
@@ -169,8 +177,8 @@ static struct jh_elf_image *by_build_id(char **dirs, size_t ndirs, const unsigne
 	jh_sb_adds(&rel, ".debug");
 	struct jh_elf_image *found = NULL;
 	for (size_t i = 0; i < ndirs && !found; i++) {
-		char *p = join(dirs[i], rel.buf);
-		if (try_path(p, tried)) {
+		char *p = in_debug_dir(o, dirs[i], rel.buf);
+		if (p && try_path(p, tried)) {
 			struct jh_diag d;
 			struct jh_elf_image *im = jh_elf_image_open(p, &d);
 			if (im && same_id(im, id, len))
@@ -240,7 +248,7 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 	size_t ndirs = debug_dirs(o, dirs, MAX_DIRS - 2);
 	size_t idlen;
 	const unsigned char *id = jh_elf_image_build_id(bin, &idlen);
-	struct jh_elf_image *found = by_build_id(dirs, ndirs, id, idlen, tried);
+	struct jh_elf_image *found = by_build_id(o, dirs, ndirs, id, idlen, tried);
 	uint32_t crc;
 	const char *link = jh_elf_image_debuglink(bin, &crc);
 	if (!found && link && !strchr(link, '/')) {
@@ -252,8 +260,9 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 		char *t = join(dotdebug, link);
 		cands[nc++] = t;
 		for (size_t i = 0; i < ndirs; i++) {
-			char *dd = join(dirs[i], dir);
-			cands[nc++] = join(dd, link);
+			char *dd = join(dir, link);
+			if ((cands[nc] = in_debug_dir(o, dirs[i], dd)))
+				nc++;
 			free(dd);
 		}
 		for (size_t i = 0; i < nc; i++) {
@@ -306,7 +315,7 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	if (!found) {
 		char *dirs[MAX_DIRS];
 		size_t ndirs = debug_dirs(o, dirs, MAX_DIRS);
-		found = by_build_id(dirs, ndirs, id, idlen, tried);
+		found = by_build_id(o, dirs, ndirs, id, idlen, tried);
 		free_dirs(dirs, ndirs);
 	}
 	return found;

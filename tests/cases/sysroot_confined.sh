@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Confined paths (issue 19 item 6): a mapped path is looked up inside
 # --sysroot as chroot would (an absolute symbolic link inside it is resolved
-# inside it), and inside NEW of a --path-map; a ".." or a relative link that
-# climbs above them is refused with one warning, never opened.
+# inside it), inside NEW of a --path-map, and a debug file inside --debug-dir;
+# a ".." or a relative link that climbs above them is refused with one
+# warning, never opened.
 set -u
 : "${JEHEAP:?}" "${JH_SRC:?}"
-for t in gcc objcopy readelf; do
+for t in gcc objcopy readelf strip; do
 	command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }
 done
 T=$(mktemp -d /tmp/jh_confine.XXXXXX)
@@ -78,5 +79,29 @@ dump /build/../../outside/prog >"$T/5.heap"
 check "'..' above --path-map's NEW" "$(unknown prog)" \
 	"jeheap: warning: /../../outside/prog climbs above $T/root/inside: refused" \
 	--path-map=/build="$T/root/inside" "$T/5.heap"
-[ $fail = 0 ] && echo "ok: --sysroot and --path-map lookups stay inside"
+
+# --debug-dir: a build-id debug file is looked up inside it
+chain_prog "$T/g" -g || exit 1
+id=$(readelf -nW "$T/g" | awk '/Build ID:/ { print $NF }')
+objcopy --only-keep-debug "$T/g" "$T/outside/g.debug"
+strip --strip-debug "$T/g"
+mkdir -p "$T/dbg/.build-id/${id:0:2}"
+rel=.build-id/${id:0:2}/${id:2}.debug
+dump "$T/g" >"$T/6.heap"
+# coverage WHAT FULLY WARNING: how many addresses had DWARF, the refusal
+coverage() {
+	"$JEHEAP" --text --debug-dir="$T/dbg" "$T/6.heap" >/dev/null 2>"$T/err"
+	if ! grep -q "^jeheap: symbolized $2 of 2 unique addresses" "$T/err" ||
+		{ [ -n "$3" ] && ! grep -qxF "$3" "$T/err"; }; then
+		echo "FAIL: $1: want $2 of 2 with DWARF${3:+ and '$3'}:"
+		sed 's/^/  /' "$T/err"
+		fail=1
+	fi
+}
+ln -s "../../../outside/g.debug" "$T/dbg/$rel"
+coverage "a debug link out of --debug-dir" 0 "jeheap: warning: $rel climbs above $T/dbg: refused"
+rm "$T/dbg/$rel"
+cp "$T/outside/g.debug" "$T/dbg/$rel"
+coverage "a debug file in --debug-dir" 2 ""
+[ $fail = 0 ] && echo "ok: --sysroot, --path-map and --debug-dir lookups stay inside"
 exit $fail

@@ -67,7 +67,8 @@ int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct 
  * written to a temporary file beside FILE and renamed over it by
  * jh_outfile_close only if code is JH_EXIT_OK and every write, the flush
  * and the close succeeded (else FILE is untouched, the temporary file
- * removed). jh_outfile_open returns NULL with d set. jh_outfile_error turns
+ * removed; in_place: FILE is written directly, as a viewer opens it before
+ * the close). jh_outfile_open returns NULL with d set. jh_outfile_error turns
  * a failed write (its errno) into the exit code, d set with the reason;
  * EPIPE on stdout is a quiet success. jh_outfile_close returns the final
  * exit code.
@@ -78,7 +79,7 @@ struct jh_outfile {
 	char *final, *tmp; /* renamed tmp -> final; NULL: written in place */
 	int quiet;         /* stdout's reader has gone (EPIPE) */
 };
-FILE *jh_outfile_open(struct jh_outfile *of, const char *file, struct jh_diag *d);
+FILE *jh_outfile_open(struct jh_outfile *of, const char *file, int in_place, struct jh_diag *d);
 int jh_outfile_error(struct jh_outfile *of, int err, struct jh_diag *d);
 int jh_outfile_close(struct jh_outfile *of, int code, struct jh_diag *d);
 

@@ -4,8 +4,9 @@
  * (FILE.XXXXXX, FILE's mode) and renamed over FILE only when everything,
  * Graphviz included, succeeded and the data is flushed and closed; on any
  * failure FILE keeps its old content and the temporary file is removed. A
- * FILE that exists and is not a regular file (a device, a FIFO) is written
- * in place. Every failure carries the system's reason; a closed pipe on
+ * FILE that exists and is not a regular file (a device, a FIFO), and the
+ * file a viewer opens (--web --gv --evince: before the report returns), are
+ * written in place. Every failure carries the system's reason; a closed pipe on
  * stdout (EPIPE, when SIGPIPE is ignored) ends the run quietly, as
  * `| head` expects.
  */
@@ -18,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-FILE *jh_outfile_open(struct jh_outfile *of, const char *file, struct jh_diag *d)
+FILE *jh_outfile_open(struct jh_outfile *of, const char *file, int in_place, struct jh_diag *d)
 {
 	memset(of, 0, sizeof(*of));
 	of->name = file ? file : "standard output";
@@ -26,7 +27,7 @@ FILE *jh_outfile_open(struct jh_outfile *of, const char *file, struct jh_diag *d
 		return of->f = stdout;
 	struct stat st;
 	int exists = stat(file, &st) == 0;
-	if (exists && !S_ISREG(st.st_mode)) {
+	if (in_place || (exists && !S_ISREG(st.st_mode))) {
 		if (!(of->f = fopen(file, "w")))
 			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %s",
 				    file, strerror(errno));

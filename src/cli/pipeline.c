@@ -111,7 +111,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		struct jh_report_opts ro;
 		jh_report_opts_from(&ro, o);
 		struct jh_outfile of;
-		jh_outfile_open(&of, NULL, d);
+		jh_outfile_open(&of, NULL, 0, d);
 		int code = jh_report_symbols(&ro, stdin, stdout, d);
 		if (code == JH_EXIT_OK && ferror(stdout))
 			code = jh_outfile_error(&of, errno, d);
@@ -139,7 +139,9 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		code = JH_EXIT_USAGE;
 	} else {
 		struct jh_outfile of;
-		if (!jh_outfile_open(&of, o->output_file, d)) {
+		/* a viewer opens the file before the report returns */
+		int viewer = mode == JH_OUT_WEB || mode == JH_OUT_GV || mode == JH_OUT_EVINCE;
+		if (!jh_outfile_open(&of, o->output_file, viewer, d)) {
 			code = JH_EXIT_OUTPUT;
 		} else {
 			if (mode == JH_OUT_RAW) {

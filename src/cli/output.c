@@ -6,7 +6,8 @@
  * failure FILE keeps its old content and the temporary file is removed. A
  * FILE that exists and is not a regular file (a device, a FIFO), and the
  * file a viewer opens (--web --gv --evince: before the report returns), are
- * written in place. Every failure carries the system's reason; a closed pipe on
+ * written in place, as is a FILE in a directory where no other file can be
+ * created. Every failure carries the system's reason; a closed pipe on
  * stdout (EPIPE, when SIGPIPE is ignored) ends the run quietly, as
  * `| head` expects.
  */
@@ -41,11 +42,14 @@ FILE *jh_outfile_open(struct jh_outfile *of, const char *file, int in_place, str
 	jh_sb_addf(&tmp, "%s.XXXXXX", of->final);
 	int fd = mkostemp(tmp.buf, O_CLOEXEC);
 	if (fd < 0) {
-		jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %s", file,
-			    strerror(errno));
+		int err = errno;
 		jh_sb_release(&tmp);
 		free(of->final);
 		of->final = NULL;
+		if (err == EACCES && exists) /* F writable in a closed directory */
+			return jh_outfile_open(of, file, 1, d);
+		jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %s", file,
+			    strerror(err));
 		return NULL;
 	}
 	of->tmp = jh_sb_detach(&tmp);

@@ -107,6 +107,26 @@ else
 	echo "note: cannot mount a tmpfs here; the full disk is shown by RLIMIT_FSIZE only"
 fi
 
+# a directory where nobody can create a file: an existing writable F is
+# written in place, a new one is refused (as another user: root may write)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir "$T/ro"
+	chmod 755 "$T" "$T/ro"
+	echo "old content" >"$T/ro/F"
+	chown 65534:65534 "$T/ro/F"
+	cp "$FX" "$T/ro/p"
+	chmod 644 "$T/ro/p"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	as_nobody "$JEHEAP" --quiet --text --output="$T/ro/F" "$T/ro/p" 2>"$T/err"
+	expect "--output=F in a closed directory" 0 "" $?
+	cmp -s "$T/want" "$T/ro/F" || { echo "FAIL: F in a closed directory: not the report"; fail=1; }
+	as_nobody "$JEHEAP" --quiet --text --output="$T/ro/G" "$T/ro/p" 2>"$T/err"
+	expect "--output=G in a closed directory" 3 \
+		"jeheap: cannot open $T/ro/G for writing: Permission denied" $?
+	[ "$(ls -A "$T/ro")" = "F
+p" ] || { echo "FAIL: closed directory: left behind: $(ls -A "$T/ro")"; fail=1; }
+fi
+
 # an output that is not a regular file is written in place
 "$JEHEAP" --quiet --text --output=/dev/full "$FX" 2>"$T/err"
 expect "--output=/dev/full" 3 "jeheap: cannot write /dev/full: No space left on device" $?

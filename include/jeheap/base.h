@@ -82,6 +82,16 @@ void jh_sb_vaddf(struct jh_sb *sb, const char *fmt, va_list ap);
 char *jh_sb_detach(struct jh_sb *sb);
 
 /*
+ * Names in text output (base.c): a control character (below 0x20, or
+ * 0x7f) becomes a visible escape ("\n", "\r", "\t", "\x01") so that one
+ * record is always one line. jh_visible_escape writes c's escape to out and
+ * returns its length (0: c is written as it is).
+ */
+size_t jh_visible_escape(unsigned char c, char out[5]);
+int jh_has_control(const char *s);
+void jh_sb_add_visible(struct jh_sb *sb, const char *s);
+
+/*
  * Arena: bump allocator; everything is freed at once by jh_arena_release.
  */
 struct jh_arena_block;

@@ -44,12 +44,15 @@ void jh_frame_fileline(struct jh_sb *sb, const struct jh_model *m, const struct 
 void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l);
 /* --collapsed name of a location: full names outermost first,
  * "F;G[inline];H[inline]", "??" replaced by "??:0" (symbolized) or the
- * file:line; ';' in names becomes ':' and newlines become spaces. */
+ * file:line; ';' in names becomes ':' and control characters visible
+ * escapes ("\\n", "\\x01"): one stack, one line. */
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l);
 /* One named frame of it: func made safe, "[inline]" appended when inl. */
 void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl);
-/* The same written to dst (room for n + 8 bytes, n = strlen(func)), not
- * NUL-terminated; returns its length. */
+/* The same written to dst (room for jh_collapsed_frame_len(func, n) + 8
+ * bytes, n = strlen(func)), not NUL-terminated; returns its length. */
 size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl);
+/* The length of func made safe (without "[inline]"). */
+size_t jh_collapsed_frame_len(const char *func, size_t n);
 
 #endif

@@ -55,7 +55,8 @@ int jh_report_dot(FILE *out, const struct jh_graph *g, const struct jh_report_op
 /*
  * Runs `dot -T<format>` with the dot text on its stdin and its stdout on
  * out_fd. Returns 0, or -1 with d set (JH_EXIT_OUTPUT) when dot is missing,
- * cannot be run or fails.
+ * cannot be run or fails; -1 with d unset and errno EPIPE when dot was
+ * killed by SIGPIPE (out_fd's reader has gone: a plain write error).
  */
 int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd, struct jh_diag *d);
 /*

@@ -462,8 +462,60 @@ int jh_diag_set(struct jh_diag *d, int code, const char *file, unsigned long lin
 	va_start(ap, fmt);
 	vsnprintf(d->msg + off, sizeof(d->msg) - (size_t)off, fmt, ap);
 	va_end(ap);
+	/* one line: control characters (in names, paths) become '?' */
+	for (char *p = d->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	d->code = code;
 	return -1;
+}
+
+/*
+ * Names in text output: a control character (a byte below 0x20, or 0x7f) is
+ * written as a visible escape ("\n", "\r", "\t", "\x01"), so a name can
+ * never start another line or record. Every text format's own escaping
+ * (DOT's quoting, callgrind's compressed names) builds on this.
+ */
+/* The escape of byte c ("\n", "\x01") in out[0..4], or 0 if c needs none. */
+size_t jh_visible_escape(unsigned char c, char out[5])
+{
+	static const char hex[] = "0123456789abcdef";
+	if (c >= 0x20 && c != 0x7f)
+		return 0;
+	out[0] = '\\';
+	switch (c) {
+	case '\n': out[1] = 'n'; return 2;
+	case '\r': out[1] = 'r'; return 2;
+	case '\t': out[1] = 't'; return 2;
+	default:
+		out[1] = 'x';
+		out[2] = hex[c >> 4];
+		out[3] = hex[c & 15];
+		return 4;
+	}
+}
+
+int jh_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+void jh_sb_add_visible(struct jh_sb *sb, const char *s)
+{
+	const char *run = s;
+	char esc[5];
+	for (; *s; s++) {
+		size_t n = jh_visible_escape((unsigned char)*s, esc);
+		if (!n)
+			continue;
+		jh_sb_add(sb, run, (size_t)(s - run));
+		jh_sb_add(sb, esc, n);
+		run = s + 1;
+	}
+	jh_sb_add(sb, run, (size_t)(s - run));
 }
 
 /* Set once at start-up (jh_set_warn), read by every thread after. */
@@ -478,11 +530,14 @@ static void message(enum jh_msg kind, const char *fmt, va_list ap)
 {
 	if (!warn_sink)
 		return;
-	struct jh_sb sb;
+	struct jh_sb sb, line;
 	jh_sb_init(&sb);
+	jh_sb_init(&line);
 	jh_sb_vaddf(&sb, fmt, ap);
-	warn_sink(kind, sb.buf);
+	jh_sb_add_visible(&line, sb.buf); /* a name's newline cannot start a line */
+	warn_sink(kind, line.buf);
 	jh_sb_release(&sb);
+	jh_sb_release(&line);
 }
 
 void jh_warn(const char *fmt, ...)

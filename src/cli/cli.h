@@ -35,7 +35,8 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 /*
  * --raw: the first profile of o as a .symbolized file with m's names: the
  * symbol part (jh_report_raw_symbols), then the profile's body read again,
- * verbatim. Returns 0, or -1 with d set.
+ * verbatim. Returns 0, or -1 with d set (d->code 0 and errno set on a
+ * write error).
  */
 int jh_raw_write(FILE *out, const struct jh_model *m, const struct jh_options *o,
 		 struct jh_diag *d);
@@ -60,5 +61,26 @@ void jh_raw_spool_release(struct jh_raw_spool *sp);
  * options and prints a report. Returns the exit code.
  */
 int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d);
+
+/*
+ * The report's destination (output.c): stdout (file NULL) or --output=FILE,
+ * written to a temporary file beside FILE and renamed over it by
+ * jh_outfile_close only if code is JH_EXIT_OK and every write, the flush
+ * and the close succeeded (else FILE is untouched, the temporary file
+ * removed; in_place: FILE is written directly, as a viewer opens it before
+ * the close). jh_outfile_open returns NULL with d set. jh_outfile_error turns
+ * a failed write (its errno) into the exit code, d set with the reason;
+ * EPIPE on stdout is a quiet success. jh_outfile_close returns the final
+ * exit code.
+ */
+struct jh_outfile {
+	FILE *f;
+	const char *name;  /* FILE or "standard output", for messages */
+	char *final, *tmp; /* renamed tmp -> final; NULL: written in place */
+	int quiet;         /* stdout's reader has gone (EPIPE) */
+};
+FILE *jh_outfile_open(struct jh_outfile *of, const char *file, int in_place, struct jh_diag *d);
+int jh_outfile_error(struct jh_outfile *of, int err, struct jh_diag *d);
+int jh_outfile_close(struct jh_outfile *of, int code, struct jh_diag *d);
 
 #endif

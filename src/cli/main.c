@@ -2,8 +2,10 @@
 #include "jeheap/model.h"
 #include "jeheap/options.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int quiet; /* -qq: no warnings (--quiet alone hides the coverage line only) */
 
@@ -15,6 +17,19 @@ static void warn_stderr(enum jh_msg kind, const char *msg)
 		fprintf(stderr, "jeheap: warning: %s\n", msg);
 }
 
+/* The last check of stdout (the reports check theirs as they write): a
+ * failed flush or close is exit 3 with the reason; a reader that has gone
+ * (EPIPE, SIGPIPE ignored) is not an error, as in coreutils' `| head`. */
+static int close_stdout(int code)
+{
+	errno = 0;
+	if (fclose(stdout) && code == JH_EXIT_OK && errno != EPIPE) {
+		fprintf(stderr, "jeheap: cannot write standard output: %s\n", strerror(errno));
+		code = JH_EXIT_OUTPUT;
+	}
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	jh_set_warn(warn_stderr);
@@ -24,7 +39,7 @@ int main(int argc, char **argv)
 	if (r) {
 		jh_options_release(&o);
 		if (r > 0)
-			return JH_EXIT_OK;
+			return close_stdout(JH_EXIT_OK);
 		fprintf(stderr, "jeheap: %s\n", d.msg);
 		return d.code ? d.code : JH_EXIT_USAGE;
 	}
@@ -32,11 +47,6 @@ int main(int argc, char **argv)
 	int code = jh_run(&o, &d);
 	if (code != JH_EXIT_OK && d.msg[0])
 		fprintf(stderr, "jeheap: %s\n", d.msg);
-	if (fflush(stdout) || ferror(stdout)) {
-		if (code == JH_EXIT_OK)
-			fprintf(stderr, "jeheap: error writing output\n");
-		code = code ? code : JH_EXIT_OUTPUT;
-	}
 	jh_options_release(&o);
-	return code;
+	return close_stdout(code);
 }

@@ -13,6 +13,7 @@
 #include "jeheap/report.h"
 #include "jeheap/trace.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,7 +58,7 @@ static int supported(enum jh_output mode)
 
 /* Runs the analysis and the report for the whole process or each selected
  * thread. */
-static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const struct jh_model *m,
 			      const struct jh_options *o, struct jh_diag *d)
 {
 	int only = -1, empty = -1; /* the thread asked for; the first with nothing to show */
@@ -81,13 +82,13 @@ static int analyse_and_report(FILE *out, enum jh_output mode, const struct jh_mo
 			continue;
 		}
 		shown++;
-		if (!r && (r = jh_report_one(out, mode, &g, o, 0, d)) && !d->code)
-			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
-					o->output_file ? o->output_file : "standard output");
+		int code = JH_EXIT_OK;
+		if (!r && (r = jh_report_one(of->f, mode, &g, o, 0, d)) && !d->code)
+			code = jh_outfile_error(of, errno, d); /* a write failed */
 		JH_TRACE("reported");
 		jh_graph_release(&g);
 		if (r)
-			return d->code ? d->code : JH_EXIT_INTERNAL;
+			return d->code ? d->code : code;
 	}
 	if (shown)
 		return JH_EXIT_OK;
@@ -135,7 +136,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	if (mode == JH_OUT_SYMBOLS) {
 		struct jh_report_opts ro;
 		jh_report_opts_from(&ro, o);
-		return jh_report_symbols(&ro, stdin, stdout, d);
+		struct jh_outfile of;
+		jh_outfile_open(&of, NULL, 0, d);
+		int code = jh_report_symbols(&ro, stdin, stdout, d);
+		if (code == JH_EXIT_OK && ferror(stdout))
+			code = jh_outfile_error(&of, errno, d);
+		return jh_outfile_close(&of, code, d);
 	}
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
@@ -165,29 +171,27 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    "line numbers need the raw dump and its binaries");
 		code = JH_EXIT_USAGE;
 	} else {
-		FILE *out = stdout;
-		if (o->output_file && !(out = fopen(o->output_file, "w"))) {
-			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot open %s for writing: %m",
-				    o->output_file);
+		struct jh_outfile of;
+		/* a viewer opens the file before the report returns */
+		int viewer = mode == JH_OUT_WEB || mode == JH_OUT_GV || mode == JH_OUT_EVINCE;
+		if (!jh_outfile_open(&of, o->output_file, viewer, d)) {
 			code = JH_EXIT_OUTPUT;
 		} else {
-			if (mode == JH_OUT_RAW && jh_model_is_empty(&m))
+			if (mode == JH_OUT_RAW && jh_model_is_empty(&m)) {
 				code = jh_nothing_to_show(&m, o, mode, -1, d) ? JH_EXIT_NODATA : 0;
-			else if (mode == JH_OUT_RAW)
-				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
-			else if (mode == JH_OUT_INTERACTIVE)
+			} else if (mode == JH_OUT_RAW) {
+				if (jh_raw_write(of.f, &m, o, d))
+					code = d->code ? d->code : jh_outfile_error(&of, errno, d);
+			} else if (mode == JH_OUT_INTERACTIVE) {
 				code = jh_interactive(&m, o, d);
-			else
-				code = analyse_and_report(out, mode, &m, o, d);
+			} else {
+				code = analyse_and_report(&of, mode, &m, o, d);
+			}
+			code = jh_outfile_close(&of, code, d);
 			if (code == JH_EXIT_OK && !o->quiet)
 				jh_coverage_line(&m, stderr);
 			if (code == JH_EXIT_OK && !o->quiet && o->verbose)
 				jh_model_coverage(&m, stderr);
-			if (out != stdout && fclose(out) && code == JH_EXIT_OK) {
-				jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
-					    o->output_file);
-				code = JH_EXIT_OUTPUT;
-			}
 		}
 	}
 	JH_TRACE("done");

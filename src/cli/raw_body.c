@@ -41,7 +41,7 @@ static int is_section_marker(const char *s)
 /*
  * Copies the profile part of a file to out: every line of the profile body
  * (after a symbol section and its markers, if the file has one). Returns
- * 0, or -1 with d set.
+ * 0, or -1 with d set (d->code 0 and errno set on a write error).
  */
 static int copy_body(const char *path, FILE *out, struct jh_diag *d)
 {
@@ -81,11 +81,13 @@ static int copy_body(const char *path, FILE *out, struct jh_diag *d)
 		}
 		fwrite(line, 1, len, out);
 		if (putc('\n', out) == EOF) {
-			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output");
+			r = -1; /* a write error: d is left unset, errno kept */
 			break;
 		}
 	}
+	int err = errno;
 	jh_input_close(in);
+	errno = err;
 	return r < 0 ? -1 : 0;
 }
 
@@ -100,7 +102,8 @@ int jh_raw_write(FILE *out, const struct jh_model *m, const struct jh_options *o
 		jh_warn("--raw writes the first profile only (%s), without --base", path);
 	struct jh_report_opts ro;
 	jh_report_opts_from(&ro, o);
-	jh_report_raw_symbols(out, m, &ro);
+	if (jh_report_raw_symbols(out, m, &ro))
+		return -1; /* a write error */
 	return copy_body(path, out, d);
 }
 

@@ -166,6 +166,15 @@ int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4
 				n /= ratio;
 				s /= ratio;
 			}
+			/* a period so large that 1 - exp(-ratio) is 0: no finite
+			 * unsampled value (a period of 0 is taken as is, above) */
+			if (!isfinite(n) || !isfinite(s))
+				return jh_bad_line(
+					r,
+					"%llu objects of %llu bytes: the unsampled value "
+					"overflows (sampling period %llu)",
+					(unsigned long long)raw[i], (unsigned long long)raw[i + 1],
+					(unsigned long long)r->p->period);
 		}
 		c->v[i] = n;
 		c->v[i + 1] = s;

@@ -281,25 +281,42 @@ void jh_unknown_name(struct jh_sb *sb, const struct jh_location *l)
 	}
 }
 
-/* Makes sb->buf[start..] safe in a collapsed line: ';' -> ':' and
- * newlines -> ' '. */
-static void collapsed_safe(struct jh_sb *sb, size_t start)
+/* The bytes a collapsed name must change: ';' (the frame separator) and
+ * the control characters (a newline would end the record). */
+static const char collapsed_unsafe[] =
+	";\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f"
+	"\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e"
+	"\x1f\x7f";
+
+size_t jh_collapsed_frame_len(const char *func, size_t n)
 {
-	/* names rarely hold any: strpbrk skips to the first one */
-	for (char *p = strpbrk(sb->buf + start, ";\n\r"); p && *p; p++) {
-		if (*p == ';')
-			*p = ':';
-		else if (*p == '\n' || *p == '\r')
-			*p = ' ';
-	}
+	char esc[5];
+	size_t len = n;
+	for (const char *p = strpbrk(func, collapsed_unsafe); p;
+	     p = strpbrk(p + 1, collapsed_unsafe))
+		if (*p != ';')
+			len += jh_visible_escape((unsigned char)*p, esc) - 1;
+	return len;
 }
 
 size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl)
 {
-	memcpy(dst, func, n);
 	/* names rarely hold any: strpbrk skips to the first one */
-	for (const char *p = strpbrk(func, ";\n\r"); p; p = strpbrk(p + 1, ";\n\r"))
-		dst[p - func] = *p == ';' ? ':' : ' ';
+	const char *p = strpbrk(func, collapsed_unsafe);
+	if (!p) {
+		memcpy(dst, func, n);
+	} else {
+		size_t o = (size_t)(p - func);
+		memcpy(dst, func, o);
+		for (; *p; p++) {
+			size_t k = *p == ';' ? 0 : jh_visible_escape((unsigned char)*p, dst + o);
+			if (k)
+				o += k;
+			else
+				dst[o++] = *p == ';' ? ':' : *p;
+		}
+		n = o;
+	}
 	if (inl) {
 		memcpy(dst + n, "[inline]", 8);
 		n += 8;
@@ -310,9 +327,20 @@ size_t jh_collapsed_frame_to(char *dst, const char *func, size_t n, int inl)
 void jh_collapsed_frame(struct jh_sb *sb, const char *func, int inl)
 {
 	size_t n = strlen(func);
-	jh_sb_grow(sb, n + 8);
+	jh_sb_grow(sb, jh_collapsed_frame_len(func, n) + 8);
 	sb->len += jh_collapsed_frame_to(sb->buf + sb->len, func, n, inl);
 	sb->buf[sb->len] = 0;
+}
+
+/* Makes sb->buf[start..] safe in a collapsed line (see jh_collapsed_frame). */
+static void collapsed_safe(struct jh_sb *sb, size_t start)
+{
+	if (!strpbrk(sb->buf + start, collapsed_unsafe))
+		return;
+	char *tail = xstrdup(sb->buf + start);
+	sb->len = start;
+	jh_collapsed_frame(sb, tail, 0);
+	free(tail);
 }
 
 void jh_collapsed_name(struct jh_sb *sb, const struct jh_model *m, const struct jh_location *l)

@@ -155,13 +155,19 @@ static void ob_num(struct outbuf *ob, long long v)
 	jh_sb_add(&ob->sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
+/*
+ * Callgrind's escaping, in one place: a name is written with its control
+ * characters as visible escapes (one record, one line), and a name that
+ * starts with '(' is always given a number, even when short: written out
+ * bare, "(1)" would read as a reference to name 1.
+ */
 static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint32_t slot)
 {
 	struct slot *sl = &nm->slots[slot];
 	jh_sb_adds(&ob->sb, key);
 	jh_sb_addc(&ob->sb, '=');
 	int first = 0;
-	if (!sl->id && strlen(sl->name) > 3) {
+	if (!sl->id && (strlen(sl->name) > 3 || sl->name[0] == '(')) {
 		sl->id = ++nm->n;
 		first = 1;
 	}
@@ -173,14 +179,20 @@ static void put_name(struct outbuf *ob, const char *key, struct names *nm, uint3
 			jh_sb_addc(&ob->sb, ' ');
 	}
 	if (!sl->id || first)
-		jh_sb_adds(&ob->sb, sl->name);
+		jh_sb_add_visible(&ob->sb, sl->name);
 	jh_sb_addc(&ob->sb, '\n');
 }
 
-/* Perl's int(): truncation toward zero, printed as an integer. */
-static long long count_of(double n)
+/* Perl's int(): truncation toward zero, printed as an integer; beyond the
+ * 64-bit range (no cast there: undefined behaviour) the double's exact
+ * decimal value, which is what jeprof's 1.84467440737096e+19 rounds. */
+static void ob_count(struct outbuf *ob, double n)
 {
-	return (long long)trunc(n);
+	n = isfinite(n) ? trunc(n) : 0; /* the readers refuse non-finite values */
+	if (fabs(n) < 9223372036854775808.0)
+		ob_num(ob, (long long)n);
+	else
+		jh_sb_addf(&ob->sb, "%.0f", n);
 }
 
 /*
@@ -280,14 +292,14 @@ int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d)
 			put_name(&ob, "cfl", &files, fslot[callee - 1]);
 			put_name(&ob, "cfn", &fns, nslot[callee - 1]);
 			jh_sb_adds(&ob.sb, "calls=");
-			ob_num(&ob, count_of(n));
+			ob_count(&ob, n);
 			jh_sb_addc(&ob.sb, ' ');
 			ob_num(&ob, byrank[callee - 1].line);
 			jh_sb_addc(&ob.sb, '\n');
 		}
 		ob_num(&ob, byrank[caller].line);
 		jh_sb_addc(&ob.sb, ' ');
-		ob_num(&ob, count_of(n));
+		ob_count(&ob, n);
 		jh_sb_adds(&ob.sb, "\n\n");
 		if (ob.sb.len > 1 << 16)
 			ob_flush(&ob);

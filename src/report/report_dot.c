@@ -44,17 +44,40 @@ static int cmp_edges(const void *a, const void *b, void *arg)
 	return strcmp(sort_graph->nodes[x->dst].key, sort_graph->nodes[y->dst].key);
 }
 
-/* Appends s with '"' escaped, so that a name cannot end the dot string. */
-static void add_quoted(struct jh_sb *sb, const char *s)
+/*
+ * DOT's escaping, in one place: c inside a quoted string. '"' and '\\' are
+ * escaped (a name can neither end the string nor make Graphviz's "\N",
+ * "\l"... escapes), '&' is "&amp;" (Graphviz decodes entities in labels), a
+ * control character is shown as its visible escape ("\\x01" in the file,
+ * "\x01" in the label).
+ */
+static void add_dot_char(struct jh_sb *sb, char c)
 {
-	for (; *s; s++) {
-		if (*s == '"')
-			jh_sb_addc(sb, '\\');
-		jh_sb_addc(sb, *s);
+	char esc[5];
+	size_t n = jh_visible_escape((unsigned char)c, esc);
+	if (n) {
+		jh_sb_addc(sb, '\\');
+		jh_sb_add(sb, esc, n);
+		return;
 	}
+	if (c == '&') { /* Graphviz reads HTML entities in labels: "&amp;" is '&' */
+		jh_sb_adds(sb, "&amp;");
+		return;
+	}
+	if (c == '"' || c == '\\')
+		jh_sb_addc(sb, '\\');
+	jh_sb_addc(sb, c);
 }
 
-/* jeprof's label: every whitespace run and every "::" becomes "\n". */
+/* Appends s escaped for a quoted DOT string. */
+static void add_quoted(struct jh_sb *sb, const char *s)
+{
+	for (; *s; s++)
+		add_dot_char(sb, *s);
+}
+
+/* jeprof's label: every whitespace run and every "::" becomes "\n" (the
+ * only line breaks in a label are ours). */
 static void add_label(struct jh_sb *sb, const char *key)
 {
 	const char *s = key;
@@ -67,9 +90,7 @@ static void add_label(struct jh_sb *sb, const char *key)
 			s += 2;
 			jh_sb_adds(sb, "\\n");
 		} else {
-			if (*s == '"')
-				jh_sb_addc(sb, '\\');
-			jh_sb_addc(sb, *s++);
+			add_dot_char(sb, *s++);
 		}
 	}
 }

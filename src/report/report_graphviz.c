@@ -131,6 +131,10 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
 	sigaction(SIGPIPE, &old, NULL);
 
 	int st = wait_child(pid);
+	if (st == 128 + SIGPIPE) { /* dot's reader has gone: a plain write error */
+		errno = EPIPE;
+		return -1;
+	}
 	if (st != 0)
 		return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "'dot %s' failed (exit status %d)",
 				   fmtarg, st);
@@ -140,11 +144,11 @@ int jh_graphviz_run(const char *dot, size_t len, const char *format, int out_fd,
 	return 0;
 }
 
-/* dot -T<fmt> into out_fd; SVG through the pan/zoom rewriting. */
+/* dot -T<fmt> into out_fd; SVG through the pan/zoom rewriting. dot writes
+ * to a temporary file, copied here: a failing output is then reported by
+ * one line with the system's reason, never by dot. */
 static int render(const char *dot, size_t len, const char *fmt, int out_fd, struct jh_diag *d)
 {
-	if (strcmp(fmt, "svg"))
-		return jh_graphviz_run(dot, len, fmt, out_fd, d);
 	FILE *tmp = tmpfile();
 	if (!tmp)
 		return jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot create a temporary file: %s",
@@ -164,14 +168,18 @@ static int render(const char *dot, size_t len, const char *fmt, int out_fd, stru
 					strerror(errno));
 	}
 	if (r == 0) {
-		jh_svg_pan_zoom(&out, svg.buf, svg.len);
+		if (!strcmp(fmt, "svg"))
+			jh_svg_pan_zoom(&out, svg.buf, svg.len);
+		else
+			jh_sb_add(&out, svg.buf, svg.len);
 		if (write_all(out_fd, out.buf, out.len))
-			r = jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "error writing output: %s",
-					strerror(errno));
+			r = -1; /* a plain write error: d unset, errno kept */
 	}
+	int err = errno;
 	jh_sb_release(&svg);
 	jh_sb_release(&out);
 	fclose(tmp);
+	errno = err;
 	return r;
 }
 

@@ -276,10 +276,16 @@ static void print_source(struct listing *ls, const struct routine *rt,
 		s2[nval - 1] += run2;
 	}
 
+	struct jh_sb head = JH_SB_INIT; /* the names with visible control characters */
+	jh_sb_init(&head);
+	jh_sb_add_visible(&head, name);
+	jh_sb_adds(&head, " in ");
+	jh_sb_add_visible(&head, clean_file_name(file));
 	fprintf(ls->out,
-		"ROUTINE ====================== %s in %s\n%6s %6s Total %s (flat / cumulative)\n",
-		name, clean_file_name(file), fmt_value(&ls->v1, ls->g, total1, 0),
+		"ROUTINE ====================== %s\n%6s %6s Total %s (flat / cumulative)\n",
+		head.buf, fmt_value(&ls->v1, ls->g, total1, 0),
 		fmt_value(&ls->v2, ls->g, total2, 0), ls->g->unit_name);
+	jh_sb_release(&head);
 	for (long l = firstline - 5 > 1 ? firstline - 5 : 1; l <= (long)nlines; l++) {
 		if (l > oldlastline + 5 && l > lastline)
 			break;

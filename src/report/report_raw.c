@@ -69,19 +69,27 @@ int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_r
 		key[i] = (struct first_pc){ m->first_pcs[i], i };
 	jh_qsort(key, n, sizeof(*key), cmp_first_pc);
 
-	struct jh_sb name = JH_SB_INIT;
+	struct jh_sb name = JH_SB_INIT, line = JH_SB_INIT;
 	jh_sb_init(&name);
+	jh_sb_init(&line);
 	fputs("--- symbol\n", out);
 	const char *prog = o->program ? o->program : m->program;
-	if (prog)
-		fprintf(out, "binary=%s\n", prog);
+	if (prog) {
+		jh_sb_add_visible(&line, prog);
+		fprintf(out, "binary=%s\n", line.buf);
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct jh_location *l = &m->locs[m->first_locs[key[i].i]];
 		jh_sb_reset(&name);
 		raw_name(&name, m, l);
-		fprintf(out, "0x%016" PRIx64 " %s\n", key[i].pc, name.buf);
+		/* control characters as visible escapes: a newline in a name
+		 * would end the symbol line and forge the next one */
+		jh_sb_reset(&line);
+		jh_sb_add_visible(&line, name.buf);
+		fprintf(out, "0x%016" PRIx64 " %s\n", key[i].pc, line.buf);
 	}
 	jh_sb_release(&name);
+	jh_sb_release(&line);
 	free(key);
 	fputs("---\n--- heap\n", out);
 	return ferror(out) ? -1 : 0;

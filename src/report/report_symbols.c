@@ -33,19 +33,26 @@ static int find_address(const char *line, uint64_t *pc)
 	return 0;
 }
 
-static void print_result(FILE *out, const struct jh_symresult *r, const struct jh_frames *fr)
+/* The frames of r, names and files with visible control characters. */
+static void print_result(FILE *out, const struct jh_symresult *r, const struct jh_frames *fr,
+			 struct jh_sb *sb)
 {
+	jh_sb_reset(sb);
 	if (!r->nframes)
-		fputs("??\n??:0\n", out);
+		jh_sb_adds(sb, "??\n??:0\n");
 	for (uint32_t k = r->nframes; k-- > 0;) {
 		const struct jh_frame *f = &fr->items[r->first + k];
-		fprintf(out, "%s\n", f->func ? f->func : "??");
-		if (f->file)
-			fprintf(out, "%s:%" PRIu32 "\n", f->file, f->line);
-		else
-			fputs("??:0\n", out);
+		jh_sb_add_visible(sb, f->func ? f->func : "??");
+		jh_sb_addc(sb, '\n');
+		if (f->file) {
+			jh_sb_add_visible(sb, f->file);
+			jh_sb_addf(sb, ":%" PRIu32 "\n", f->line);
+		} else {
+			jh_sb_adds(sb, "??:0\n");
+		}
 	}
-	fputc('\n', out);
+	jh_sb_addc(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, out);
 }
 
 int jh_report_symbols(const struct jh_report_opts *o, FILE *in, FILE *out, struct jh_diag *d)
@@ -79,9 +86,13 @@ int jh_report_symbols(const struct jh_report_opts *o, FILE *in, FILE *out, struc
 	int code = JH_EXIT_OK;
 	if (jh_symbolize(s, maps, nmaps, pcs, npcs, &names, res, &fr, d) != 0)
 		code = d->code ? d->code : JH_EXIT_INTERNAL;
-	else
+	else {
+		struct jh_sb sb = JH_SB_INIT;
+		jh_sb_init(&sb);
 		for (size_t i = 0; i < npcs; i++)
-			print_result(out, &res[i], &fr);
+			print_result(out, &res[i], &fr, &sb);
+		jh_sb_release(&sb);
+	}
 	free(res);
 	free(fr.items);
 	jh_intern_release(&names);

@@ -47,7 +47,7 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 				jh_sb_add(&line, col[k].buf, col[k].len);
 				jh_sb_addc(&line, ' ');
 			}
-			jh_sb_adds(&line, n->label);
+			jh_sb_add_visible(&line, n->label);
 			jh_sb_addc(&line, '\n');
 			fwrite(line.buf, 1, line.len, out);
 		}

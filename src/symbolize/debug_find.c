@@ -5,6 +5,8 @@
  */
 #include "jeheap/debug_find.h"
 
+#include "confine.h"
+
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,24 +60,51 @@ static char *dir_of(const char *p)
 	return xstrndup(p, (size_t)(s - p));
 }
 
-char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
+/* The first --path-map whose OLD is p's leading directory (or all of p),
+ * *n = OLD's length in p; NULL if none. */
+static const struct jh_path_map *path_map_of(const struct jh_symbolizer_opts *o, const char *p,
+					     size_t *n)
 {
 	for (size_t i = 0; i < o->npath_maps; i++) {
 		const char *from = o->path_maps[i].from;
-		size_t n = strlen(from);
-		while (n > 1 && from[n - 1] == '/')
-			n--;
-		if (n && !strncmp(p, from, n) && (p[n] == '/' || p[n] == 0 || from[n - 1] == '/'))
-			return join(o->path_maps[i].to, p + n);
+		*n = strlen(from);
+		while (*n > 1 && from[*n - 1] == '/')
+			(*n)--;
+		if (*n && !strncmp(p, from, *n) &&
+		    (p[*n] == '/' || p[*n] == 0 || from[*n - 1] == '/'))
+			return &o->path_maps[i];
 	}
-	return xstrdup(p);
+	return NULL;
+}
+
+char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p)
+{
+	size_t n;
+	const struct jh_path_map *pm = path_map_of(o, p, &n);
+	return pm ? join(pm->to, p + n) : xstrdup(p);
+}
+
+/* The host path of a mapped path: inside --sysroot (as chroot would), else
+ * inside the NEW of its --path-map; NULL (a warning given) when it leads
+ * out of them. */
+static char *confined(const struct jh_symbolizer_opts *o, const char *mappath)
+{
+	if (o->sysroot && o->sysroot[0]) {
+		char *mapped = jh_apply_path_map(o, mappath);
+		char *p = jh_confine(o->sysroot, mapped);
+		free(mapped);
+		return p;
+	}
+	size_t n;
+	const struct jh_path_map *pm = path_map_of(o, mappath, &n);
+	return pm ? jh_confine(pm->to, mappath + n) : xstrdup(mappath);
 }
 
 char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, struct jh_sb *tried)
 {
-	char *mapped = jh_apply_path_map(o, mappath);
-	char *p = o->sysroot && o->sysroot[0] ? join(o->sysroot, mapped) : xstrdup(mapped);
-	free(mapped);
+	char *p = confined(o, mappath);
+	if (!p)
+		return NULL;
 	/* jeprof: /x/y/lib.so with prefixes a,b: a/x/y/lib.so b/x/y/lib.so a/y/lib.so ... */
 	for (const char *tail = p; o->nlib_prefixes && tail;) {
 		for (size_t i = 0; i < o->nlib_prefixes; i++) {
@@ -127,8 +156,16 @@ static int same_id(struct jh_elf_image *im, const unsigned char *id, size_t len)
 }
 
 /* <dir>/.build-id/xx/rest.debug for build-id id, opened if its build-id matches. */
-static struct jh_elf_image *by_build_id(char **dirs, size_t ndirs, const unsigned char *id,
-					size_t len, struct jh_sb *tried)
+/* dir/rel, looked up inside dir when dir is a --debug-dir (NULL, a warning
+ * given, if it leads out of it). */
+static char *in_debug_dir(const struct jh_symbolizer_opts *o, const char *dir, const char *rel)
+{
+	return o->ndebug_dirs ? jh_confine(dir, rel) : join(dir, rel);
+}
+
+static struct jh_elf_image *by_build_id(const struct jh_symbolizer_opts *o, char **dirs,
+					size_t ndirs, const unsigned char *id, size_t len,
+					struct jh_sb *tried)
 {
 	if (!id || len < 2)
 		return NULL;
@@ -140,8 +177,8 @@ static struct jh_elf_image *by_build_id(char **dirs, size_t ndirs, const unsigne
 	jh_sb_adds(&rel, ".debug");
 	struct jh_elf_image *found = NULL;
 	for (size_t i = 0; i < ndirs && !found; i++) {
-		char *p = join(dirs[i], rel.buf);
-		if (try_path(p, tried)) {
+		char *p = in_debug_dir(o, dirs[i], rel.buf);
+		if (p && try_path(p, tried)) {
 			struct jh_diag d;
 			struct jh_elf_image *im = jh_elf_image_open(p, &d);
 			if (im && same_id(im, id, len))
@@ -211,7 +248,7 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 	size_t ndirs = debug_dirs(o, dirs, MAX_DIRS - 2);
 	size_t idlen;
 	const unsigned char *id = jh_elf_image_build_id(bin, &idlen);
-	struct jh_elf_image *found = by_build_id(dirs, ndirs, id, idlen, tried);
+	struct jh_elf_image *found = by_build_id(o, dirs, ndirs, id, idlen, tried);
 	uint32_t crc;
 	const char *link = jh_elf_image_debuglink(bin, &crc);
 	if (!found && link && !strchr(link, '/')) {
@@ -223,8 +260,9 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 		char *t = join(dotdebug, link);
 		cands[nc++] = t;
 		for (size_t i = 0; i < ndirs; i++) {
-			char *dd = join(dirs[i], dir);
-			cands[nc++] = join(dd, link);
+			char *dd = join(dir, link);
+			if ((cands[nc] = in_debug_dir(o, dirs[i], dd)))
+				nc++;
 			free(dd);
 		}
 		for (size_t i = 0; i < nc; i++) {
@@ -254,8 +292,8 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	char *cands[3] = { NULL, NULL, NULL };
 	size_t nc = 0;
 	if (name[0] == '/') {
-		if (o->sysroot && o->sysroot[0])
-			cands[nc++] = join(o->sysroot, name);
+		if (o->sysroot && o->sysroot[0] && (cands[nc] = jh_confine(o->sysroot, name)))
+			nc++;
 		cands[nc++] = xstrdup(name);
 	} else {
 		char *dir = dir_of(jh_elf_image_path(dbg));
@@ -277,7 +315,7 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	if (!found) {
 		char *dirs[MAX_DIRS];
 		size_t ndirs = debug_dirs(o, dirs, MAX_DIRS);
-		found = by_build_id(dirs, ndirs, id, idlen, tried);
+		found = by_build_id(o, dirs, ndirs, id, idlen, tried);
 		free_dirs(dirs, ndirs);
 	}
 	return found;

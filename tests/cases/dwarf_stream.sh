@@ -58,6 +58,8 @@ for c in zlib zstd; do
 	objcopy --compress-debug-sections=$c $tmp/subject $B || { echo "note: no $c"; continue; }
 	J="-j 2" WANT=held
 	[ $c = zstd ] && WANT=any # inflated in one piece: may be done before the lookup
+	# built by clang (build/clang-asan), the subject has no .debug_aranges to speculate on
+	readelf -SW $tmp/subject | grep -q '\.debug_aranges' || WANT=any
 	JH_DWARF_STREAM=off "$DUMP" $J $B < $tmp/addrs > $tmp/off
 	[ "$(grep -c '^$' $tmp/off)" -gt 500 ] || { echo "FAIL: too few answers"; fail=1; }
 	grep -q 'dwarf_index.c:' $tmp/off || { echo "FAIL: no frame of the subject's sources"; fail=1; }

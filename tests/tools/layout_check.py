@@ -163,8 +163,9 @@ for o in sorted(objs):
             undefs.setdefault(f, set()).add(parts[1])
         elif len(parts) == 3:
             t, sym = parts[1], parts[2]
-            if sym.startswith(("__odr_asan", "__asan", "___asan", "__ubsan", "__sancov")):
-                continue  # the sanitizers' own bookkeeping, not the project's state
+            if sym.startswith(("__odr_asan", "__asan", "___asan", "__ubsan", "__sancov")) or \
+                    re.fullmatch(r"__unnamed_\d+", sym):
+                continue  # the sanitizers' own bookkeeping (clang's UBSan: __unnamed_N)
             if t in "TDBRVWC": defs[sym] = f
             base = sym.split(".")[0]
             if t in "DdBbCV" and not f.startswith("src/cli/") and \

@@ -179,7 +179,7 @@ static void test_location_names(void **state)
 		.pc = 0x1234, .status = JH_SYM_EMBEDDED, .first = 0, .nframes = 3
 	};
 	jh_collapsed_name(&sb, &m, &emb);
-	assert_string_equal(sb.buf, "outer(int);??:0[inline];a:b c[inline]");
+	assert_string_equal(sb.buf, "outer(int);??:0[inline];a:b\\nc[inline]");
 
 	jh_sb_reset(&sb);
 	jh_frame_fileline(&sb, &m, &emb, 0);

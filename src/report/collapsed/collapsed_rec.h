@@ -66,7 +66,8 @@ static inline void jh_coll_rec_unpack(const uint64_t *r, size_t sep, struct iove
 {
 	for (unsigned j = 0; j < JH_COLL_INREC; j++) {
 		size_t d = j ? 0 : sep;
-		v[j].iov_base = (char *)(uintptr_t)(r[j] >> JH_COLL_REC_SHIFT) - d;
+		/* in integers: an unused piece is NULL, where even "- 0" is UB */
+		v[j].iov_base = (char *)(uintptr_t)((r[j] >> JH_COLL_REC_SHIFT) - d);
 		v[j].iov_len = (size_t)(r[j] & JH_COLL_REC_LEN) + d;
 	}
 }

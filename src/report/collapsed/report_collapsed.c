@@ -70,10 +70,13 @@ static void make_names(struct elcache *ec, const struct jh_model *m)
 			continue;
 		const char *func = m->frames.items[e->len].func;
 		size_t n = strlen(func);
-		if (strpbrk(func, ";\n\r")) {
-			char *s = jh_arena_name(ec->strs, func, n);
-			jh_collapsed_frame_to(s, func, n, 0);
-			func = s;
+		if (jh_collapsed_frame_len(func, n) != n || strchr(func, ';')) {
+			struct jh_sb safe = JH_SB_INIT;
+			jh_sb_init(&safe);
+			jh_collapsed_frame(&safe, func, 0);
+			func = jh_arena_name(ec->strs, safe.buf, safe.len);
+			n = safe.len;
+			jh_sb_release(&safe);
 		}
 		e->s = func;
 		e->len = n;

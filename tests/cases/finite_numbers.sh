@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Numbers are finite or refused (issue 19 item 4): a sampling period of 0
+# means the values are already unsampled (taken as they are); values beyond
+# the 64-bit range are written exactly by --callgrind (jeprof prints the same
+# double, as 1.84467440737096e+19), never through an overflowing cast; no
+# report holds inf or nan. The periods and counts whose unsampled value
+# overflows are refused: testdata/bad/{huge_period,count_overflow,
+# legacy_huge_period}.heap (tests/cases/bad_inputs.sh).
+set -u
+: "${JEHEAP:?}" "${JH_SRC:?}"
+command -v jeprof >/dev/null || { echo "skip: jeprof missing"; exit 77; }
+T=$(mktemp -d /tmp/jh_finite.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fail=0
+
+# period 0: 3 objects of 300 bytes stay 3 and 300
+printf 'heap_v2/0\n  t*: 3: 300 [0: 0]\n@ 0x1 0x2\n  t*: 3: 300 [0: 0]\n' >"$T/p0.heap"
+got=$("$JEHEAP" --text --show_bytes "$T/p0.heap" 2>/dev/null | head -1)
+[ "$got" = "Total: 300 B" ] || { echo "FAIL: period 0: '$got'"; fail=1; }
+got=$("$JEHEAP" --text --inuse_objects "$T/p0.heap" 2>/dev/null | head -1)
+[ "$got" = "Total: 3 objects" ] || { echo "FAIL: period 0 objects: '$got'"; fail=1; }
+
+# the largest period with a 1 MiB object: 2^64 bytes unsampled, finite
+cat >"$T/big.symbolized" <<'EOF'
+--- symbol
+binary=/bin/big
+0x0000000000000001 leaf
+0x0000000000000002 caller
+---
+--- heap
+heap_v2/18446744073709551615
+  t*: 1: 1048576 [0: 0]
+@ 0x1 0x3
+  t*: 1: 1048576 [0: 0]
+EOF
+"$JEHEAP" --callgrind "$T/big.symbolized" >"$T/cg" 2>"$T/err" || { cat "$T/err"; fail=1; }
+jeprof --callgrind "$T/big.symbolized" >"$T/j.cg" 2>/dev/null
+# every cost equals jeprof's (a %.15g double there), and is an integer here
+python3 - "$T/cg" "$T/j.cg" <<'PY' || fail=1
+import re, sys
+def costs(path, num):
+    out = []
+    for l in open(path):
+        m = re.fullmatch(r'calls=(\S+) \d+\n|\d+ (\S+)\n', l)
+        if m:
+            out.append(m.group(1) or m.group(2))
+    return sorted(num(x) for x in out)
+ours = costs(sys.argv[1], int)
+theirs = costs(sys.argv[2], float)
+if not ours or [float('%.15g' % x) for x in ours] != theirs:
+    print('FAIL: callgrind costs %r, jeprof %r' % (ours, theirs))
+    sys.exit(1)
+print('ok: callgrind costs %r (jeprof: %r)' % (ours, theirs))
+PY
+for r in --text --top --collapsed --dot --raw --callgrind "--text --base=$T/p0.heap"; do
+	# shellcheck disable=SC2086
+	if "$JEHEAP" $r "$T/big.symbolized" 2>&1 | grep -qiw 'inf\|nan\|-nan'; then
+		echo "FAIL: $r prints inf or nan"
+		fail=1
+	fi
+done
+exit $fail

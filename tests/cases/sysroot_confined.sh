@@ -90,7 +90,7 @@ rel=.build-id/${id:0:2}/${id:2}.debug
 dump "$T/g" >"$T/6.heap"
 # coverage WHAT FULLY WARNING: how many addresses had DWARF, the refusal
 coverage() {
-	"$JEHEAP" --text --debug-dir="$T/dbg" "$T/6.heap" >/dev/null 2>"$T/err"
+	"$JEHEAP" --text --verbose --debug-dir="$T/dbg" "$T/6.heap" >/dev/null 2>"$T/err"
 	if ! grep -q "^jeheap: symbolized $2 of 2 unique addresses" "$T/err" ||
 		{ [ -n "$3" ] && ! grep -qxF "$3" "$T/err"; }; then
 		echo "FAIL: $1: want $2 of 2 with DWARF${3:+ and '$3'}:"

@@ -50,6 +50,8 @@ struct jh_node {
 	const char
 		*label; /* printed name in --text (== key except for "??" frames: "?? file:line") */
 	double flat, cum;
+	/* flat and cum of the companion value (jh_gstack.v2) */
+	double flat2, cum2;
 	uint32_t loc;   /* first location that produced this key */
 	uint32_t level; /* inline level of that location's frame (0 = outermost) */
 	int inl;        /* key of an inlined frame (" (inline)") */
@@ -62,11 +64,13 @@ struct jh_gstack {
 	double v;      /* selected value (profiles - bases) */
 	double before; /* with --base: sum of the bases' values; else 0 */
 	double after;  /* with --base: sum of the profiles' values; else == v */
+	double v2;     /* the companion value (jh_graph.value2) as v: profiles - bases */
 };
 
 struct jh_graph {
 	const struct jh_model *m;
 	enum jh_value value;
+	enum jh_value value2; /* its companion: objects for space, space for objects */
 	enum jh_unit unit;
 	const char *unit_name; /* "MB", "B", "objects" */
 	enum jh_granularity gran;
@@ -148,6 +152,18 @@ double jh_sort_value(double v);
 void jh_fmt_value(struct jh_sb *sb, enum jh_unit unit, double v);
 /* jeprof's Percent: "%.1f%%" of 100*num/tot; "nan", "+inf", "-inf" if tot == 0. */
 void jh_fmt_percent(struct jh_sb *sb, double num, double tot);
+/* The companion of a sample type: inuse_objects <-> inuse_space,
+ * alloc_objects <-> alloc_space (the objects a space value counts). */
+static inline enum jh_value jh_value_companion(enum jh_value v)
+{
+	switch (v) {
+	case JH_INUSE_OBJECTS: return JH_INUSE_SPACE;
+	case JH_INUSE_SPACE: return JH_INUSE_OBJECTS;
+	case JH_ALLOC_OBJECTS: return JH_ALLOC_SPACE;
+	default: return JH_ALLOC_OBJECTS;
+	}
+}
+
 /* The value a count vector contributes (o->value). */
 static inline double jh_counts_value(const struct jh_counts *c, enum jh_value v)
 {

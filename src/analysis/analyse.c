@@ -405,7 +405,7 @@ static int make_filter(struct jh_filter **f, const char *opt, const char *re, st
 }
 
 /* One input stack (model stack id with its counts) through removal and filters. */
-static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
+static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before, double v2)
 {
 	struct jh_graph_priv *gp = g->priv;
 	const struct jh_model *m = g->m;
@@ -467,6 +467,7 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before)
 	gs->v += v;
 	gs->before += before;
 	gs->after += before + v;
+	gs->v2 += v2;
 }
 
 static void compute_nodes(struct jh_graph *g)
@@ -490,6 +491,7 @@ static void compute_nodes(struct jh_graph *g)
 	size_t nn = g->nnodes ? g->nnodes : 1;
 	uint32_t *stamp = xcalloc(nn, sizeof(*stamp));
 	double *flat = xcalloc(nn, sizeof(*flat)), *cum = xcalloc(nn, sizeof(*cum));
+	double *flat2 = xcalloc(nn, sizeof(*flat2)), *cum2 = xcalloc(nn, sizeof(*cum2));
 	const uint32_t *koff = g->lockey_off, *kpool = g->keypool;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		/* the keys of a stack's locations are all over memory: fetch
@@ -507,7 +509,7 @@ static void compute_nodes(struct jh_graph *g)
 		const struct jh_gstack *gs = &g->stacks[s];
 		const uint32_t *locs = g->locpool + gs->off;
 		const uint32_t mark = (uint32_t)s + 1;
-		const double v = gs->v;
+		const double v = gs->v, v2 = gs->v2;
 		int first = 1;
 		for (uint32_t i = 0; i < gs->len; i++) {
 			uint32_t nk = koff[locs[i] + 1] - koff[locs[i]];
@@ -519,20 +521,27 @@ static void compute_nodes(struct jh_graph *g)
 				if (stamp[k] == mark)
 					continue;
 				stamp[k] = mark;
-				if (first)
+				if (first) {
 					flat[k] += v;
+					flat2[k] += v2;
+				}
 				first = 0;
 				cum[k] += v;
+				cum2[k] += v2;
 			}
 		}
 	}
 	for (size_t i = 0; i < g->nnodes; i++) {
 		g->nodes[i].flat = flat[i];
 		g->nodes[i].cum = cum[i];
+		g->nodes[i].flat2 = flat2[i];
+		g->nodes[i].cum2 = cum2[i];
 	}
 	free(stamp);
 	free(flat);
 	free(cum);
+	free(flat2);
+	free(cum2);
 	g->local_total = 0;
 	for (size_t i = 0; i < g->nnodes; i++)
 		g->local_total += g->nodes[i].flat;
@@ -546,6 +555,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	g->priv = gp;
 	g->m = m;
 	g->value = o->value;
+	g->value2 = jh_value_companion(o->value);
 	g->gran = o->granularity;
 	g->thread = thread;
 	g->has_base = o->has_base;
@@ -578,7 +588,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	    make_filter(&gp->exclude, "exclude", o->exclude, d))
 		return -1;
 
-	enum jh_value v = o->value;
+	enum jh_value v = o->value, v2 = g->value2;
 	if (thread < 0) {
 		for (size_t i = 0; i < m->nstacks; i++) {
 			const struct jh_mstack *s = &m->stacks[i];
@@ -586,7 +596,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 				continue;
 			g->total += s->c.v[v];
 			add_stack(g, (uint32_t)i, s->c.v[v],
-				  m->stack_base ? m->stack_base[i].v[v] : 0);
+				  m->stack_base ? m->stack_base[i].v[v] : 0, s->c.v[v2]);
 		}
 	} else {
 		const struct jh_mthread *t = &m->threads[thread];
@@ -594,7 +604,8 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 			if (m->stacks[t->stacks[i]].dropped && t->base)
 				continue;
 			g->total += t->c[i].v[v];
-			add_stack(g, t->stacks[i], t->c[i].v[v], t->base ? t->base[i].v[v] : 0);
+			add_stack(g, t->stacks[i], t->c[i].v[v], t->base ? t->base[i].v[v] : 0,
+				  t->c[i].v[v2]);
 		}
 	}
 	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;

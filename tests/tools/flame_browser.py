@@ -190,7 +190,8 @@ def check_table(page, label, text_rows):
     check(sorted(vis) == sorted(want) and want, label + ": the filter keeps the matching rows")
 
 
-def check_page(b, path, collapsed, label, shots, html, text_rows=None):
+def check_page(b, path, collapsed, label, shots, html, text_rows=None, col2=None,
+               unit="objects"):
     page = b.open("file://" + path)
     check(not page.errors(), "%s: no console error (%r)" % (label, page.errors()))
     nodes, wpt, total = expected(collapsed)
@@ -200,6 +201,8 @@ def check_page(b, path, collapsed, label, shots, html, text_rows=None):
     pairs = match(frames, nodes, wpt, label)
     page.screenshot(os.path.join(shots, label + ".png"), full=True)
     check_hover(page, frames, label)
+    if col2 is not None:
+        check_companion(page, collapsed, col2, label, unit)
     check_zoom(page, frames, label, shots)
     check_search(page, frames, pairs, total, label, shots, html, r"^std::.*alloc")
     check_search(page, frames, pairs, total, label + "-2", shots, html, r"main|Box")
@@ -209,7 +212,7 @@ def check_page(b, path, collapsed, label, shots, html, text_rows=None):
     return page.load_seconds
 
 
-def check_diff(b, path, collapsed, label, shots):
+def check_diff(b, path, collapsed, label, shots, col2):
     page = b.open("file://" + path)
     check(not page.errors(), "%s: no console error (%r)" % (label, page.errors()))
     nodes, wpt, total = expected(collapsed)
@@ -232,8 +235,129 @@ def check_diff(b, path, collapsed, label, shots):
               (label, f[8], want))
         signs.add((d > 0) - (d < 0))
     check({1, -1} <= signs, label + ": both growth and shrinkage are shown")
+    check_companion(page, collapsed, col2, label, "objects", diff=True)
     page.screenshot(os.path.join(shots, label + ".png"), full=True)
     check(not page.errors() and not page.dialogs, label + ": no error or dialog")
+
+
+PATHS_JS = """(function () {
+  return jhFlame.frames().map(function (g) {
+    var path = [];
+    for (var p = g; p; p = p.parentElement.closest('g.f')) path.unshift(jhFlame.info(p).name);
+    return [path.slice(1), g.getAttribute('data-o'), jhFlame.describe(g)];
+  });
+})()"""
+
+
+def companion_sums(collapsed):
+    """Per path of frames (a tuple of names, root first; () = the root): the sum of the counts
+    of the --collapsed lines through it, and how many lines those are."""
+    sums, lines = {}, {}
+    for _, stack, before, count in flame_oracle.parse_lines(collapsed):
+        names = stack.decode("utf-8", "replace").split(";") if stack else []
+        value = count - (before or 0)
+        for k in range(len(names) + 1):
+            key = tuple(names[:k])
+            sums[key] = sums.get(key, 0) + value
+            lines[key] = lines.get(key, 0) + 1
+    return sums, lines
+
+
+def unique_paths(collapsed):
+    """The paths that are one frame in flamegraph.pl's merge (of all frames, none left out): a
+    path whose lines do not sort together is split in several frames."""
+    nodes, _ = flame_oracle.layout(collapsed, W, 0.0)
+    seen, stack = {}, []
+    for n in nodes:
+        del stack[n.depth:]
+        stack.append(n.name.decode("utf-8", "replace"))
+        key = tuple(stack[1:])
+        seen[key] = seen.get(key, 0) + 1
+    return {k for k, c in seen.items() if c == 1}
+
+
+HOVER_RE = re.compile(r" \| ([-+]?[0-9,]+) (objects|bytes)( change)?(?: \||$)")
+
+
+def hover_companion(text, unit, diff):
+    m = HOVER_RE.search(text)
+    check(m and m.group(2) == unit and bool(m.group(3)) == diff,
+          "hover %r names the %s%s" % (text, unit, " change" if diff else ""))
+    return int(m.group(1).replace(",", ""))
+
+
+def check_companion(page, col, col2, label, unit, diff=False):
+    """The companion value of each frame (objects of a space graph, bytes of an objects one;
+    with --base, its change) in its hover details: the sum over the frame's lines of jeheap
+    --collapsed with the companion sample type (col2, the same stacks). Frames whose path is
+    split in two by the merge are left out; with --base each line's change is truncated once
+    (jeheap) rather than its two columns (--collapsed), so it may differ by 1 per line."""
+    sums, lines = companion_sums(col2)
+    ok = unique_paths(col)
+    got = page.eval(PATHS_JS)
+    checked = []
+    for i, (path, o, desc) in enumerate(got):
+        key = tuple(path)
+        if key not in ok:
+            continue
+        check(key in sums, "%s: frame %r is on a line of the %s --collapsed" % (label, path, unit))
+        want, slack = sums[key], lines[key] if diff else 0
+        v = hover_companion(desc, unit, diff)
+        check(v == int(o) and abs(v - want) <= slack,
+              "%s: %r shows %s %s, --collapsed's lines sum to %s" % (label, path, v, unit, want))
+        checked.append((i, want, slack, len(path)))
+    check(len(checked) >= 0.8 * len(got), "%s: %d of %d frames checked" %
+          (label, len(checked), len(got)))
+    # real hovers: the root, and the widest frame of a few depths
+    frames = dom_frames(page)
+    picks, depths = [checked[0]], set()
+    for c in sorted(checked[1:], key=lambda c: -frames[c[0]][3]):
+        if c[3] not in depths and frames[c[0]][3] >= 4 and len(picks) < 6:
+            depths.add(c[3])
+            picks.append(c)
+    check(len(picks) >= 4, "%s: %d frames to hover" % (label, len(picks)))
+    for i, want, slack, _ in picks:
+        x, y = center(page, "jhFlame.frames()[%d].querySelector(':scope > rect')" % i)
+        page.move(x, y)
+        d = page.eval("document.getElementById('jh-details').textContent")
+        v = hover_companion(d, unit, diff)
+        check(abs(v - want) <= slack, "%s: hovering %r shows %s %s, expected %s" %
+              (label, frames[i][0], v, unit, want))
+    page.move(1, 1)
+
+
+def check_table_companion(page, text, label):
+    """The --html table's companion columns equal --text's flat and cum of that sample type."""
+    want = {}
+    for ln in text.decode().split("\n")[1:]:
+        f = ln.split(None, 5)
+        if len(f) == 6:
+            want[f[5]] = (int(f[0]), int(f[3]))
+    rows = page.eval("jhTable.rows().map(function (r) { return [r.cells[0].textContent,"
+                     " +r.cells[5].getAttribute('data-v'), +r.cells[6].getAttribute('data-v')];"
+                     " })")
+    same = [r for r in rows if r[0] in want]
+    check(len(same) == len(rows) and rows, "%s: every table row is in --text (%d of %d)" %
+          (label, len(same), len(rows)))
+    for name, flat, cum in rows:
+        check((flat, cum) == want[name], "%s: %r flat/cum %s/%s, --text says %s" %
+              (label, name, flat, cum, want[name]))
+
+
+def check_alloc(b, path, collapsed, col2, text2, label, shots):
+    """--html --alloc_space on a prof_accum dump: widths, the objects in the hover details and
+    the table's objects columns."""
+    page = b.open("file://" + path)
+    check(not page.errors(), "%s: no console error (%r)" % (label, page.errors()))
+    nodes, wpt, total = expected(collapsed)
+    frames = dom_frames(page)
+    check(frames and frames[0][4] == total, "%s: root value %s == the profile's total %s" %
+          (label, frames[0][4], total))
+    match(frames, nodes, wpt, label)
+    check_companion(page, collapsed, col2, label, "objects")
+    check_table_companion(page, text2, label)
+    page.screenshot(os.path.join(shots, label + ".png"), full=True)
+    check(not page.errors() and not page.dialogs, label + ": no error or dialog at the end")
 
 
 HOSTILE = ["<script>alert(1)</script>", "operator<<(a&, b<c>)", 'x"onload="alert(2)', "f]]>g",
@@ -296,10 +420,19 @@ def main():
     dprof = os.path.join(golden, "mt-s0-accum", "after.heap.symbolized")
     dbase = os.path.join(golden, "mt-s12", "after.heap.symbolized")
     col = run(jeheap, "--collapsed", after)
+    col_obj = run(jeheap, "--collapsed", "--inuse_objects", after)
     cold = run(jeheap, "--collapsed", "--base=" + dbase, dprof)
+    cold_obj = run(jeheap, "--collapsed", "--inuse_objects", "--base=" + dbase, dprof)
+    # alloc_space of a prof_accum dump (sampled: unbiased counts), and its alloc_objects
+    accum = os.path.join(golden, "mt-s19-accum", "after.heap.symbolized")
+    col_alloc = run(jeheap, "--collapsed", "--alloc_space", accum)
+    col_alloc_obj = run(jeheap, "--collapsed", "--alloc_objects", accum)
+    text_alloc_obj = run(jeheap, "--text", "--alloc_objects", accum)
     text_rows = len([ln for ln in run(jeheap, "--text", after).decode().split("\n")[1:] if ln])
     out("a.svg", "--flamegraph", after)
     out("a.html", "--html", after)
+    out("o.svg", "--flamegraph", "--inuse_objects", after)
+    out("alloc.html", "--html", "--alloc_space", accum)
     out("d.svg", "--flamegraph", "--base=" + dbase, dprof)
     out("d.html", "--html", "--base=" + dbase, dprof)
     out("h.svg", "--flamegraph", hostile)
@@ -309,10 +442,14 @@ def main():
         check(True, name + " is well-formed XML")
     try:
         with cdp.Browser(width=1280, height=900) as b:
-            check_page(b, files["a.svg"], col, "svg", shots, False)
-            check_page(b, files["a.html"], col, "html", shots, True, text_rows)
-            check_diff(b, files["d.svg"], cold, "svg-diff", shots)
-            check_diff(b, files["d.html"], cold, "html-diff", shots)
+            check_page(b, files["a.svg"], col, "svg", shots, False, col2=col_obj)
+            check_page(b, files["a.html"], col, "html", shots, True, text_rows, col2=col_obj)
+            check_companion(b.open("file://" + files["o.svg"]), col_obj, col, "svg-objects",
+                            "bytes")
+            check_alloc(b, files["alloc.html"], col_alloc, col_alloc_obj, text_alloc_obj,
+                        "html-alloc", shots)
+            check_diff(b, files["d.svg"], cold, "svg-diff", shots, cold_obj)
+            check_diff(b, files["d.html"], cold, "html-diff", shots, cold_obj)
             check_hostile(b, files["h.svg"], "svg-hostile", shots, False)
             check_hostile(b, files["h.html"], "html-hostile", shots, True)
     except Fail as e:

@@ -14,7 +14,8 @@
  * merged as flamegraph.pl merges them: the lines in their sorted order
  * (--reverse: the reversed stacks in their order), each merged with the
  * path of the line before it. Values are the lines' counts (integers, as
- * --collapsed prints them) summed over the frame's lines.
+ * --collapsed prints them) summed over the frame's lines; v2 likewise from
+ * the companion sample type's lines (objects for space and vice versa).
  */
 struct jh_fnode {
 	uint32_t rank;  /* the text of its name (struct jh_coll rstr); root: UINT32_MAX */
@@ -25,6 +26,7 @@ struct jh_fnode {
 	int64_t width;  /* the width's value: the profile's (--base-widths: the bases') */
 	int64_t after;  /* the profile's value */
 	int64_t before; /* the bases' value (with --base) */
+	int64_t v2;     /* the companion value (jh_gstack.v2: with --base, its change) */
 };
 
 /* flamegraph.pl's geometry: side margins, frame height, font. */
@@ -62,6 +64,8 @@ extern const char jh_flame_style[];
 
 /* "inuse_space" ... of g. */
 const char *jh_flame_value_name(const struct jh_graph *g);
+/* "objects" or "bytes": the unit of sample type v. */
+const char *jh_flame_unit(enum jh_value v);
 /* v with thousands separators (and a '+' when plus and v >= 0). */
 void jh_flame_int(struct jh_sb *sb, int64_t v, int plus);
 

@@ -89,13 +89,20 @@ static void add_info(struct jh_sb *sb, const struct jh_flame *f)
 	jh_sb_adds(sb, "</td></tr>\n</table>\n");
 }
 
-static void add_cell(struct jh_sb *sb, double v, double total)
+/* A value's cell (truncated, as --collapsed prints it; plus: with its sign). */
+static void add_int_cell(struct jh_sb *sb, double v, int plus)
 {
 	int64_t i = (int64_t)v;
 	jh_sb_addf(sb, "<td data-v=\"%lld\">", (long long)i);
-	jh_flame_int(sb, i, 0);
+	jh_flame_int(sb, i, plus);
+	jh_sb_adds(sb, "</td>");
+}
+
+static void add_cell(struct jh_sb *sb, double v, double total)
+{
+	add_int_cell(sb, v, 0);
 	double p = total != 0 ? 100.0 * v / total : 0;
-	jh_sb_addf(sb, "</td><td data-v=\"%.4f\">%.2f%%</td>", p, p);
+	jh_sb_addf(sb, "<td data-v=\"%.4f\">%.2f%%</td>", p, p);
 }
 
 /* Rows of the table: a browser lays out a long table slowly, so at most the
@@ -125,8 +132,14 @@ static void add_table(struct jh_sb *sb, const struct jh_graph *g)
 		   "<span id=\"jh-rows\"></span></div>\n<table id=\"jh-table\"><thead><tr>"
 		   "<th data-t=\"s\">Function</th><th data-t=\"n\">Flat%s</th>"
 		   "<th data-t=\"n\">Flat%%</th><th data-t=\"n\">Cum%s</th>"
-		   "<th data-t=\"n\">Cum%%</th></tr></thead>\n<tbody>\n",
+		   "<th data-t=\"n\">Cum%%</th>",
 		   what, what);
+	/* the companion value (objects of a space profile, bytes of an objects one) */
+	const char *u2 = jh_flame_unit(g->value2);
+	jh_sb_addf(sb,
+		   "<th data-t=\"n\">Flat %s%s</th><th data-t=\"n\">Cum %s%s</th>"
+		   "</tr></thead>\n<tbody>\n",
+		   u2, what, u2, what);
 	for (size_t i = 0; i < g->nnodes; i++) {
 		if (!keep[order[i]])
 			continue;
@@ -136,6 +149,8 @@ static void add_table(struct jh_sb *sb, const struct jh_graph *g)
 		jh_sb_adds(sb, "</td>");
 		add_cell(sb, n->flat, g->local_total);
 		add_cell(sb, n->cum, g->local_total);
+		add_int_cell(sb, n->flat2, g->has_base);
+		add_int_cell(sb, n->cum2, g->has_base);
 		jh_sb_adds(sb, "</tr>\n");
 	}
 	free(keep);

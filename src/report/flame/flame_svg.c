@@ -66,9 +66,14 @@ const char *jh_flame_value_name(const struct jh_graph *g)
 	}
 }
 
+const char *jh_flame_unit(enum jh_value v)
+{
+	return v == JH_INUSE_OBJECTS || v == JH_ALLOC_OBJECTS ? "objects" : "bytes";
+}
+
 static const char *unit_word(const struct jh_graph *g)
 {
-	return g->value == JH_INUSE_OBJECTS || g->value == JH_ALLOC_OBJECTS ? "objects" : "bytes";
+	return jh_flame_unit(g->value);
 }
 
 void jh_flame_int(struct jh_sb *sb, int64_t v, int plus)
@@ -216,6 +221,7 @@ static void add_frame(struct jh_sb *sb, struct frame_ctx *x, const struct jh_fno
 	int root = n->rank == UINT32_MAX;
 	const struct jh_coll_str *t = root ? NULL : &f->c.rstr[n->rank];
 	jh_sb_adds(sb, root ? "<g class=\"f r\"" : t->inl ? "<g class=\"f i\"" : "<g class=\"f\"");
+	jh_sb_addf(sb, " data-o=\"%lld\"", (long long)n->v2);
 	if (!root) {
 		const struct jh_location *l = &m->locs[n->loc];
 		if (l->module)
@@ -306,8 +312,11 @@ void jh_flame_svg(struct jh_sb *sb, const struct jh_flame *f, int script)
 	jh_sb_addf(sb,
 		   "<svg version=\"1.1\" id=\"jh-flame\" width=\"%.0f\" height=\"%.0f\""
 		   " viewBox=\"0 0 %.0f %.0f\" xmlns=\"http://www.w3.org/2000/svg\""
-		   " data-width=\"%.0f\" data-inverted=\"%d\">\n",
+		   " data-width=\"%.0f\" data-inverted=\"%d\"",
 		   width, x.height, width, x.height, width, o->inverted != 0);
+	/* the unit of the frames' data-o (the companion value; its change with --base) */
+	jh_sb_addf(sb, " data-o-unit=\"%s\" data-diff=\"%d\">\n", jh_flame_unit(f->g->value2),
+		   f->g->has_base != 0);
 	jh_sb_addf(sb, "<style>%s</style>\n", jh_flame_style);
 	if (script)
 		jh_sb_addf(sb, "<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n",

@@ -96,7 +96,7 @@ static uint32_t new_node(struct jh_flame *f, uint32_t rank, uint32_t depth, uint
 			 uint32_t level, int64_t start)
 {
 	JH_GROW(f->n, f->nn + 1, f->alloc);
-	f->n[f->nn] = (struct jh_fnode){ rank, depth, loc, level, start, 0, 0, 0 };
+	f->n[f->nn] = (struct jh_fnode){ rank, depth, loc, level, start, 0, 0, 0, 0 };
 	return (uint32_t)f->nn++;
 }
 
@@ -189,7 +189,7 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 					       cur[j].level, t);
 		int64_t a = coll_int(g->has_base ? gs->after : gs->v);
 		int64_t b = g->has_base ? coll_int(gs->before) : 0;
-		int64_t w = widths_before ? b : a;
+		int64_t w = widths_before ? b : a, v2 = coll_int(gs->v2);
 		if (w < 0)
 			w = 0;
 		for (size_t d = 0; d <= ncur; d++) {
@@ -197,6 +197,7 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 			n->width += w;
 			n->after += a;
 			n->before += b;
+			n->v2 += v2;
 		}
 		t += w;
 		struct fitem *tp = prev;

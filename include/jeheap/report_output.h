@@ -27,6 +27,7 @@ enum jh_output {
 	JH_OUT_RAW,
 	JH_OUT_COLLAPSED,
 	JH_OUT_INTERACTIVE,
+	JH_OUT_PROTO, /* pprof's profile.proto, gzipped (Go pprof's -proto) */
 };
 
 #endif

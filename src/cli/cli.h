@@ -33,6 +33,13 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 		  const struct jh_options *o, int background, struct jh_diag *d);
 
 /*
+ * --proto (views.c): every value of the whole process or of each selected
+ * thread, analysed and written in one file. Returns an exit code.
+ */
+int jh_views_report(FILE *out, enum jh_output mode, const struct jh_model *m,
+		    const struct jh_options *o, struct jh_diag *d);
+
+/*
  * --raw: the first profile of o as a .symbolized file with m's names: the
  * symbol part (jh_report_raw_symbols), then the profile's body read again,
  * verbatim. Returns 0, or -1 with d set.

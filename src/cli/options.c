@@ -127,6 +127,7 @@ static const struct opt opts[] = {
 	{ "debug-dir", K_STRLIST, O_DEBUG_DIR },
 	{ "jobs", K_INT, O_JOBS },
 	{ "quiet", K_FLAG, O_QUIET },
+	{ "proto", K_OUTPUT, JH_OUT_PROTO },
 };
 
 void jh_options_usage(FILE *f)

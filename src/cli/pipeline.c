@@ -44,7 +44,8 @@ static int supported(enum jh_output mode)
 	case JH_OUT_CALLGRIND:
 	case JH_OUT_LIST:
 	case JH_OUT_RAW:
-	case JH_OUT_INTERACTIVE: return 1;
+	case JH_OUT_INTERACTIVE:
+	case JH_OUT_PROTO: return 1;
 	default: return 0;
 	}
 }
@@ -142,6 +143,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
 			else if (mode == JH_OUT_INTERACTIVE)
 				code = jh_interactive(&m, o, d);
+			else if (mode == JH_OUT_PROTO)
+				code = jh_views_report(out, mode, &m, o, d);
 			else
 				code = analyse_and_report(out, mode, &m, o, d);
 			if (code == JH_EXIT_OK && !o->quiet)

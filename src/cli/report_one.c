@@ -19,6 +19,10 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.heapcheck = o->heapcheck,
 		.quiet = o->quiet,
 		.sym = &o->sym,
+		.profiles = o->profiles,
+		.nprofiles = o->nprofiles,
+		.bases = o->bases,
+		.nbases = o->nbases,
 	};
 }
 

@@ -21,12 +21,5 @@
 # (testdata/golden/bin/*.xz) are put there.
 set -uo pipefail
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-BIN=/tmp/jeheap-golden/bin
-command -v xz >/dev/null || { echo "golden_raw: SKIP: xz missing" >&2; exit 77; }
-mkdir -p "$BIN"
-for f in "$SRC"/testdata/golden/bin/*.xz; do
-  b=$BIN/$(basename "$f" .xz)
-  xz -dc "$f" | cmp -s - "$b" 2>/dev/null ||
-    { xz -dc "$f" > "$b.$$.tmp" && chmod +x "$b.$$.tmp" && mv "$b.$$.tmp" "$b"; }
-done
+source "$SRC/tests/tools/golden_bins.sh" "$SRC"
 GOLDEN_CMD=cmd.raw GOLDEN_NAMES=oracle exec bash "$SRC/tests/cases/golden_symbolized.sh"

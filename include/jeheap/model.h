@@ -68,6 +68,10 @@ struct jh_model {
 	struct jh_mapping *maps;
 	size_t nmaps;
 	uint64_t period;
+	/* The values every file has (bit 1 << enum jh_value, 0 = all) and,
+	 * when one lacks some, that file and its sample types (pprof input). */
+	unsigned values;
+	const char *types_file, *types;
 	void *priv; /* private indexes of model.c */
 };
 

@@ -127,6 +127,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	jh_run_ids_init();
 	if (jh_model_build(&m, &mo, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (m.values && !(m.values & (1u << o->value))) {
+		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
+							       "alloc_objects", "alloc_space" };
+		jh_diag_set(d, JH_EXIT_NODATA, m.types_file, 0,
+			    "no sample type %s (the profile has: %s)", names[o->value], m.types);
+		code = JH_EXIT_NODATA;
 	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 			    "--lines: the profiles carry function names only (.symbolized); "

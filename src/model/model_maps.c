@@ -25,6 +25,11 @@ void jh_model_keep_maps(struct jh_model *m, const struct jh_profile *p)
 {
 	if (!m->period)
 		m->period = p->period;
+	if (p->values && (!m->values || (m->values & ~p->values))) {
+		m->values = m->values ? m->values & p->values : p->values;
+		m->types_file = jh_intern(&m->names, p->source ? p->source : "-");
+		m->types = jh_intern(&m->names, p->types ? p->types : "");
+	}
 	size_t alloc = m->nmaps, n0 = m->nmaps;
 	for (size_t i = 0; i < p->nmaps; i++) {
 		const struct jh_mapping *mp = &p->maps[i];

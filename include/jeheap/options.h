@@ -39,6 +39,7 @@ struct jh_options {
 
 	const char *output_file; /* --output=FILE, NULL = stdout */
 	int quiet;               /* --quiet: no warnings, no coverage line */
+	int all_types;           /* --all-types: --speedscope writes every value */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

@@ -97,6 +97,14 @@ int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_r
 int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, enum jh_value def,
 		    const struct jh_report_opts *o, struct jh_diag *d);
 
+/*
+ * --speedscope: speedscope's JSON file format of the same views: the
+ * value def, or all four (all_types), as "sampled" profiles.
+ */
+int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nviews,
+			 enum jh_value def, int all_types, const struct jh_report_opts *o,
+			 struct jh_diag *d);
+
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
 

@@ -27,7 +27,8 @@ enum jh_output {
 	JH_OUT_RAW,
 	JH_OUT_COLLAPSED,
 	JH_OUT_INTERACTIVE,
-	JH_OUT_PROTO, /* pprof's profile.proto, gzipped (Go pprof's -proto) */
+	JH_OUT_PROTO,      /* pprof's profile.proto, gzipped (Go pprof's -proto) */
+	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
 };
 
 #endif

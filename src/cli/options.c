@@ -57,6 +57,7 @@ enum id {
 	O_DEBUG_DIR,
 	O_JOBS,
 	O_QUIET,
+	O_ALL_TYPES,
 };
 
 struct opt {
@@ -128,6 +129,8 @@ static const struct opt opts[] = {
 	{ "jobs", K_INT, O_JOBS },
 	{ "quiet", K_FLAG, O_QUIET },
 	{ "proto", K_OUTPUT, JH_OUT_PROTO },
+	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
+	{ "all-types", K_FLAG, O_ALL_TYPES },
 };
 
 void jh_options_usage(FILE *f)
@@ -357,6 +360,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_SHOW_BYTES: o->show_bytes = on; break;
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
 		case O_QUIET: o->quiet = on; break;
+		case O_ALL_TYPES: o->all_types = on; break;
 		}
 		return 0;
 	}

@@ -45,7 +45,8 @@ static int supported(enum jh_output mode)
 	case JH_OUT_LIST:
 	case JH_OUT_RAW:
 	case JH_OUT_INTERACTIVE:
-	case JH_OUT_PROTO: return 1;
+	case JH_OUT_PROTO:
+	case JH_OUT_SPEEDSCOPE: return 1;
 	default: return 0;
 	}
 }
@@ -149,7 +150,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				code = jh_raw_write(out, &m, o, d) ? d->code : JH_EXIT_OK;
 			else if (mode == JH_OUT_INTERACTIVE)
 				code = jh_interactive(&m, o, d);
-			else if (mode == JH_OUT_PROTO)
+			else if (mode == JH_OUT_PROTO || mode == JH_OUT_SPEEDSCOPE)
 				code = jh_views_report(out, mode, &m, o, d);
 			else
 				code = analyse_and_report(out, mode, &m, o, d);

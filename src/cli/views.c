@@ -36,7 +36,10 @@ int jh_views_report(FILE *out, enum jh_output mode, const struct jh_model *m,
 		struct jh_report_opts ro;
 		jh_report_opts_from(&ro, o);
 		ro.output = mode;
-		r = jh_report_proto(out, gp, nviews, o->value, &ro, d);
+		if (mode == JH_OUT_SPEEDSCOPE)
+			r = jh_report_speedscope(out, gp, nviews, o->value, o->all_types, &ro, d);
+		else
+			r = jh_report_proto(out, gp, nviews, o->value, &ro, d);
 		if (r && !d->code)
 			jh_diag_set(d, JH_EXIT_OUTPUT, NULL, 0, "cannot write %s",
 				    o->output_file ? o->output_file : "standard output");

@@ -241,8 +241,17 @@ static int body(struct pp *pp, struct jh_profile *p)
 		}
 		jh_u64map_release(&seen);
 	}
-	for (size_t i = 0; i < pf->n_sample; i++) {
+	/* samples without locations (allocator frames only) after the others:
+	 * the stack pool then exists; without any other they are dropped */
+	size_t nonempty = 0;
+	for (size_t i = 0; i < pf->n_sample; i++)
+		nonempty += pf->sample[i]->n_location_id != 0;
+	for (size_t j = 0; j < 2 * pf->n_sample; j++) {
+		size_t i = j % pf->n_sample;
 		const Perftools__Profiles__Sample *s = pf->sample[i];
+		if ((j < pf->n_sample) != (s->n_location_id != 0) ||
+		    (!nonempty && !s->n_location_id))
+			continue;
 		if (s->n_location_id > UINT32_MAX - 1) {
 			free(used);
 			free(pcs);

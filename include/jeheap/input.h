@@ -52,4 +52,11 @@ const char *jh_input_name(const struct jh_input *in);
 /* Total (decompressed) bytes handed out so far, newlines included. */
 uint64_t jh_input_bytes(const struct jh_input *in);
 
+/* The first bytes of the (decompressed) input, not consumed: *p, *n (at
+ * least 64 unless the input is shorter). 0, or -1 with d set. */
+int jh_input_peek(struct jh_input *in, const unsigned char **p, size_t *n, struct jh_diag *d);
+/* Appends the rest of the (decompressed) input to out; -1 with d set when
+ * it is over max bytes or on a read error. */
+int jh_input_slurp(struct jh_input *in, struct jh_sb *out, size_t max, struct jh_diag *d);
+
 #endif

@@ -62,6 +62,16 @@ struct jh_model {
 	uint64_t *first_pcs;
 	uint32_t *first_locs;
 	size_t nfirst;
+	/* The executable mappings with a file of every file read (profiles and
+	 * bases; equal ones once), sorted by start, and the first profile's
+	 * sampling period (0 = none): what --proto writes as mappings. */
+	struct jh_mapping *maps;
+	size_t nmaps;
+	uint64_t period;
+	/* The values every file has (bit 1 << enum jh_value, 0 = all) and,
+	 * when one lacks some, that file and its sample types (pprof input). */
+	unsigned values;
+	const char *types_file, *types;
 	void *priv; /* private indexes of model.c */
 };
 
@@ -84,6 +94,11 @@ struct jh_model_opts {
 int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_symbolizer *s,
 		   struct jh_diag *d);
 void jh_model_release(struct jh_model *m);
+
+/* The mapping of m->maps holding address pc (module path first: a mapping
+ * whose path is module wins over another one holding pc), or NULL. */
+const struct jh_mapping *jh_model_mapping(const struct jh_model *m, uint64_t pc,
+					  const char *module);
 
 /* The symbolizer's coverage lines for the locations symbolized from raw
  * dumps, per module (nothing when every name came from .symbolized files). */

@@ -42,6 +42,7 @@ struct jh_options {
 	int verbose;                /* --verbose: the coverage per module */
 	struct jh_flame_opts flame; /* --title --width --minwidth --inverted --reverse
 	                             * --base-widths; inputs and bases set by the parser */
+	int all_types;              /* --all-types: --speedscope writes every value */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

@@ -17,6 +17,7 @@
 enum jh_format {
 	JH_FMT_HEAP_V2,     /* jemalloc "heap_v2/<period>" */
 	JH_FMT_LEGACY_HEAP, /* gperftools "heap profile: ..." */
+	JH_FMT_PPROF,       /* pprof profile.proto (perftools.profiles.Profile) */
 };
 
 /* Index into jh_counts.v. */
@@ -70,6 +71,10 @@ struct jh_profile {
 	uint64_t period; /* sampling period from the header (0 = none) */
 	int has_symbols; /* the file had a `--- symbol` section */
 	char *binary;    /* binary= of a symbol section, else NULL; owned */
+	/* Values the file has (bit 1 << enum jh_value; 0 = all, the text
+	 * formats); a pprof profile's sample types are named in types. */
+	unsigned values;
+	char *types; /* owned, NULL for the text formats */
 
 	uint64_t *pcs; /* pool of all stacks' pcs */
 	size_t npcs, pcs_alloc;

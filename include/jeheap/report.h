@@ -33,6 +33,11 @@ struct jh_report_opts {
 	/* --list, --symbols: path maps, sysroot, jobs, the modules */
 	const struct jh_symbolizer_opts *sym;
 	const struct jh_flame_opts *flame; /* --flamegraph --html --web=flame */
+	/* --proto: the input files (comments, time) and the bases */
+	char *const *profiles;
+	size_t nprofiles;
+	char *const *bases;
+	size_t nbases;
 };
 
 /* --text (limit -1) and --top=N (limit N rows, jeprof's line limit). */
@@ -88,6 +93,24 @@ int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_repo
  * distinct pc, "---", "--- heap"); the caller appends the profile's body.
  */
 int jh_report_raw_symbols(FILE *out, const struct jh_model *m, const struct jh_report_opts *o);
+
+/*
+ * --proto: a gzip-compressed perftools.profiles.Profile (pprof) of nviews
+ * views (the whole process, or each thread: g->thread >= 0 adds a "thread"
+ * label), each analysed once per value: g[view * JH_NVALUES + value]
+ * (jh_analyse_stacks with the same filters). def is the default sample
+ * type. Returns 0, or -1 (d set, or d->code 0 on a write error).
+ */
+int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, enum jh_value def,
+		    const struct jh_report_opts *o, struct jh_diag *d);
+
+/*
+ * --speedscope: speedscope's JSON file format of the same views: the
+ * value def, or all four (all_types), as "sampled" profiles.
+ */
+int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nviews,
+			 enum jh_value def, int all_types, const struct jh_report_opts *o,
+			 struct jh_diag *d);
 
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);

@@ -30,6 +30,8 @@ enum jh_output {
 	JH_OUT_FLAMEGRAPH, /* --flamegraph */
 	JH_OUT_HTML,       /* --html */
 	JH_OUT_WEB_FLAME,  /* --web=flame */
+	JH_OUT_PROTO,      /* pprof's profile.proto, gzipped (Go pprof's -proto) */
+	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
 };
 
 #endif

@@ -82,6 +82,16 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d);
 
 /*
+ * What --proto writes of a module that symbolized addresses (module is a
+ * jh_symresult.module): its GNU build ID in lowercase hex, appended to
+ * out (returns 0; -1 when the module is not open or has none), and the
+ * symbol-table name (mangled) of the function holding module address a
+ * (NULL if none). Not thread-safe.
+ */
+int jh_symbolizer_build_id(struct jh_symbolizer *s, const char *module, struct jh_sb *out);
+const char *jh_symbolizer_symbol(struct jh_symbolizer *s, const char *module, uint64_t a);
+
+/*
  * The coverage line of a run on raw input, on f (normally stderr):
  * "jeheap: symbolized N of M unique addresses (X% of bytes) fully, ..."
  * followed by one line per module when not every address was fully

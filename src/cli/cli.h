@@ -32,6 +32,14 @@ int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_mode
 int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 		  const struct jh_options *o, int background, struct jh_diag *d);
 
+struct jh_outfile;
+/*
+ * --proto (views.c): every value of the whole process or of each selected
+ * thread, analysed and written in one file. Returns an exit code.
+ */
+int jh_views_report(struct jh_outfile *of, enum jh_output mode, const struct jh_model *m,
+		    const struct jh_options *o, struct jh_diag *d);
+
 /*
  * --raw: the first profile of o as a .symbolized file with m's names: the
  * symbol part (jh_report_raw_symbols), then the profile's body read again,

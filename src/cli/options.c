@@ -69,6 +69,7 @@ enum id {
 	O_MAXFRAMES,
 	O_VERBOSE,
 	O_TRUST_BINARIES,
+	O_ALL_TYPES,
 };
 
 struct opt {
@@ -150,6 +151,9 @@ static const struct opt opts[] = {
 	{ "maxframes", K_INT, O_MAXFRAMES },
 	{ "verbose", K_FLAG, O_VERBOSE },
 	{ "trust-binaries", K_FLAG, O_TRUST_BINARIES },
+	{ "proto", K_OUTPUT, JH_OUT_PROTO },
+	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
+	{ "all-types", K_FLAG, O_ALL_TYPES },
 };
 
 void jh_options_usage(FILE *f)
@@ -170,7 +174,8 @@ void jh_options_usage(FILE *f)
 	      "anywhere\n"
 	      "\n"
 	      "A profile is a jemalloc heap_v2 dump, a .symbolized file (jeprof --raw,\n"
-	      "ClickHouse), or a gperftools 'heap profile:'; '-' is stdin; gzip and zstd\n"
+	      "ClickHouse), a gperftools 'heap profile:' or a pprof profile.proto (names\n"
+	      "kept, bare addresses symbolized); '-' is stdin; gzip and zstd\n"
 	      "files are read transparently. Several profiles are summed.\n"
 	      "Options are accepted as --opt or -opt, --opt=V or --opt V, and unique prefixes.\n"
 	      "\n"
@@ -183,6 +188,8 @@ void jh_options_usage(FILE *f)
 	      "  --html              one page: flame graph, function table, inputs\n"
 	      "  --web=flame         --html's page opened in a browser\n"
 	      "  --callgrind         callgrind format (KCachegrind)\n"
+	      "  --proto             pprof profile.proto, gzipped (go tool pprof, profilers)\n"
+	      "  --speedscope        speedscope JSON (--all-types: the four values)\n"
 	      "  --list=REGEX        annotated source of matching functions\n"
 	      "  --symbols           map addresses read from stdin (maps, then addresses)\n"
 	      "  --interactive       prompt (top, list, focus=, ignore=, text, dot, help, quit)\n"
@@ -398,6 +405,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_INVERTED: o->flame.inverted = on; break;
 		case O_REVERSE: o->flame.reverse = on; break;
 		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
+		case O_ALL_TYPES: o->all_types = on; break;
 		}
 		return 0;
 	}

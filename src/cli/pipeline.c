@@ -51,7 +51,9 @@ static int supported(enum jh_output mode)
 	case JH_OUT_FLAMEGRAPH:
 	case JH_OUT_HTML:
 	case JH_OUT_WEB_FLAME:
-	case JH_OUT_INTERACTIVE: return 1;
+	case JH_OUT_INTERACTIVE:
+	case JH_OUT_PROTO:
+	case JH_OUT_SPEEDSCOPE: return 1;
 	default: return 0;
 	}
 }
@@ -165,6 +167,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	jh_run_ids_init();
 	if (jh_model_build(&m, &mo, s, d)) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (m.values && !(m.values & (1u << o->value))) {
+		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
+							       "alloc_objects", "alloc_space" };
+		jh_diag_set(d, JH_EXIT_NODATA, m.types_file, 0,
+			    "no sample type %s (the profile has: %s)", names[o->value], m.types);
+		code = JH_EXIT_NODATA;
 	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 			    "--lines: the profiles carry function names only (.symbolized); "
@@ -184,6 +192,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 					code = d->code ? d->code : jh_outfile_error(&of, errno, d);
 			} else if (mode == JH_OUT_INTERACTIVE) {
 				code = jh_interactive(&m, o, d);
+			} else if (mode == JH_OUT_PROTO || mode == JH_OUT_SPEEDSCOPE) {
+				code = jh_views_report(&of, mode, &m, o, d);
 			} else {
 				code = analyse_and_report(&of, mode, &m, o, d);
 			}

@@ -20,6 +20,10 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.quiet = o->quiet,
 		.sym = &o->sym,
 		.flame = &o->flame,
+		.profiles = o->profiles,
+		.nprofiles = o->nprofiles,
+		.bases = o->bases,
+		.nbases = o->nbases,
 	};
 }
 

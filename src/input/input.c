@@ -365,3 +365,30 @@ uint64_t jh_input_bytes(const struct jh_input *in)
 {
 	return in->bytes;
 }
+
+int jh_input_peek(struct jh_input *in, const unsigned char **p, size_t *n, struct jh_diag *d)
+{
+	while (in->end - in->start < 64 && !in->eof && in->end < in->cap)
+		if (fill(in, d) < 0)
+			return -1;
+	*p = (const unsigned char *)in->buf + in->start;
+	*n = in->end - in->start;
+	return 0;
+}
+
+int jh_input_slurp(struct jh_input *in, struct jh_sb *out, size_t max, struct jh_diag *d)
+{
+	for (;;) {
+		size_t k = in->end - in->start;
+		if (out->len + k > max)
+			return jh_diag_set(d, JH_EXIT_INPUT, in->name, 0,
+					   "larger than %zu bytes, not read", max);
+		jh_sb_add(out, in->buf + in->start, k);
+		in->bytes += k;
+		in->start = in->scan = in->end = 0;
+		if (in->eof)
+			return 0;
+		if (fill(in, d) < 0)
+			return -1;
+	}
+}

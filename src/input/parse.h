@@ -286,6 +286,10 @@ int jh_parse_legacy(struct jh_reader *r, const char *header, size_t hlen);
 /* After a "--- symbol" line: the symbols; returns 1 when the embedded
  * profile follows (the dispatcher reads it), else -1. */
 int jh_parse_symbolized(struct jh_reader *r);
+/* pprof's profile.proto (parse_pprof.c): whether the input starts like
+ * one (binary protobuf, not text), and the reader (the whole input). */
+int jh_is_pprof(struct jh_reader *r);
+int jh_parse_pprof(struct jh_reader *r);
 /* Reads the next header (skipping % command lines) and runs the reader for
  * it; after_symbols changes the message for an unknown header. */
 int jh_parse_profile(struct jh_reader *r, int after_symbols);

@@ -14,6 +14,7 @@ void jh_profile_release(struct jh_profile *p)
 {
 	free(p->source);
 	free(p->binary);
+	free(p->types);
 	free(p->pcs);
 	free(p->pcids);
 	free(p->upcs);

@@ -544,6 +544,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 		m->legacy = 0;
 	if (!m->program && p->binary)
 		m->program = jh_intern(&m->names, p->binary);
+	jh_model_keep_maps(m, p);
 	if (!mp->maps_program) {
 		for (size_t i = 0; i < p->nmaps; i++) {
 			const char *path = p->maps[i].path;
@@ -723,6 +724,7 @@ void jh_model_release(struct jh_model *m)
 	free(m->stack_base);
 	free(m->first_pcs);
 	free(m->first_locs);
+	jh_model_release_maps(m);
 	jh_intern_release(&m->names);
 	memset(m, 0, sizeof(*m));
 }

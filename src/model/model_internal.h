@@ -31,6 +31,10 @@ void jh_model_init(struct jh_model *m, int symbolic);
  * afterwards). Thread data is not read from a profile read with no_threads. */
 int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 			 struct jh_symbolizer *s, struct jh_diag *d);
+/* Keeps p's executable file mappings in m->maps, and its period if it is
+ * the first (model_maps.c); jh_model_release frees them. */
+void jh_model_keep_maps(struct jh_model *m, const struct jh_profile *p);
+void jh_model_release_maps(struct jh_model *m);
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
 

@@ -1,0 +1,343 @@
+/*
+ * parse_pprof.c - pprof's profile.proto (perftools.profiles.Profile, gzip
+ * or not) as a raw profile. protobuf-c's generated unpack decodes the
+ * message; everything it cannot check is checked here (string, location,
+ * function and mapping ids, value counts) before anything is used.
+ *
+ * Values are taken as they are (pprof's are already unsampled). Sample
+ * types are matched by name: inuse_space/inuse_objects/alloc_space/
+ * alloc_objects (Go, jemalloc_pprof), space/objects (pprof's legacy
+ * import). Locations whose lines name functions become a symbol section
+ * ("outer--inner", innermost last), so the names are kept; a profile
+ * without any is symbolized from its mappings like a raw dump. Addresses
+ * are return addresses minus one (pprof's convention): callers keep them,
+ * the leaf gets its one back (jeheap's pcs, parse_line.c).
+ */
+#include "parse.h"
+
+#include <profile.pb-c.h> /* generated at build time (src/CMakeLists.txt) */
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef Perftools__Profiles__Profile Profile;
+
+#define JH_PPROF_MAX ((size_t)1 << 32) /* a larger message is refused */
+
+int jh_is_pprof(struct jh_reader *r)
+{
+	const unsigned char *b;
+	size_t n;
+	if (jh_input_peek(r->in, &b, &n, r->d) < 0 || n < 2)
+		return 0;
+	/* the first field of a Profile is a length-delimited one (sample_type,
+	 * sample, mapping, location, function: tags 0x0a..0x2a) and protobuf
+	 * holds bytes no text profile has */
+	if (b[0] != 0x0a && b[0] != 0x12 && b[0] != 0x1a && b[0] != 0x22 && b[0] != 0x2a)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
+static int bad(struct jh_reader *r, const char *what, unsigned long long a)
+{
+	return jh_diag_set(r->d, JH_EXIT_INPUT, jh_input_name(r->in), 0, what, a);
+}
+
+/* id -> index + 1 for the ids of one kind; duplicates and 0 refused */
+static int index_ids(struct jh_reader *r, struct jh_u64map *m, const char *kind, size_t n,
+		     uint64_t (*id)(const Profile *, size_t), const Profile *pf)
+{
+	char msg[96];
+	for (size_t i = 0; i < n; i++) {
+		uint64_t v = id(pf, i);
+		int added;
+		if (!v) {
+			snprintf(msg, sizeof(msg), "profile.proto: %s %%llu has id 0", kind);
+			return bad(r, msg, (unsigned long long)i);
+		}
+		uint64_t *slot = jh_u64map_put(m, v, &added);
+		if (!added) {
+			snprintf(msg, sizeof(msg), "profile.proto: two %ss with id %%llu", kind);
+			return bad(r, msg, (unsigned long long)v);
+		}
+		*slot = i + 1;
+	}
+	return 0;
+}
+
+static uint64_t loc_id(const Profile *p, size_t i)
+{
+	return p->location[i]->id;
+}
+static uint64_t fn_id(const Profile *p, size_t i)
+{
+	return p->function[i]->id;
+}
+static uint64_t map_id(const Profile *p, size_t i)
+{
+	return p->mapping[i]->id;
+}
+
+struct pp {
+	struct jh_reader *r;
+	const Profile *pf;
+	struct jh_u64map locs, fns, maps;
+	int col[JH_NVALUES]; /* sample value column of each jeheap value, -1 = none */
+	int symbolized;      /* some location names a function */
+};
+
+/* A string index must be in the table. */
+static int str_ok(struct pp *pp, int64_t s, const char *what)
+{
+	if (s < 0 || (uint64_t)s >= pp->pf->n_string_table) {
+		char msg[96];
+		snprintf(msg, sizeof(msg), "profile.proto: %s: string %%llu out of the table",
+			 what);
+		return bad(pp->r, msg, (unsigned long long)s) + 1;
+	}
+	return 1;
+}
+#define STR(pp, s, what)                  \
+	do {                              \
+		if (!str_ok(pp, s, what)) \
+			return -1;        \
+	} while (0)
+
+static int check(struct pp *pp)
+{
+	const Profile *pf = pp->pf;
+	struct jh_reader *r = pp->r;
+	if (!pf->n_string_table || pf->string_table[0][0])
+		return bad(r, "profile.proto: string_table[0] is not the empty string%.0llu", 0);
+	if (!pf->n_sample_type)
+		return bad(r, "profile.proto: no sample types%.0llu", 0);
+	if (index_ids(r, &pp->locs, "location", pf->n_location, loc_id, pf) ||
+	    index_ids(r, &pp->fns, "function", pf->n_function, fn_id, pf) ||
+	    index_ids(r, &pp->maps, "mapping", pf->n_mapping, map_id, pf))
+		return -1;
+	for (size_t i = 0; i < pf->n_sample_type; i++) {
+		STR(pp, pf->sample_type[i]->type, "sample_type");
+		STR(pp, pf->sample_type[i]->unit, "sample_type");
+	}
+	for (size_t i = 0; i < pf->n_mapping; i++)
+		STR(pp, pf->mapping[i]->filename, "mapping");
+	for (size_t i = 0; i < pf->n_function; i++) {
+		STR(pp, pf->function[i]->name, "function");
+		STR(pp, pf->function[i]->system_name, "function");
+	}
+	for (size_t i = 0; i < pf->n_location; i++) {
+		const Perftools__Profiles__Location *l = pf->location[i];
+		if (l->mapping_id && !jh_u64map_get(&pp->maps, l->mapping_id))
+			return bad(
+				r,
+				"profile.proto: location refers to mapping %llu, not in the file",
+				(unsigned long long)l->mapping_id);
+		for (size_t k = 0; k < l->n_line; k++) {
+			if (!jh_u64map_get(&pp->fns, l->line[k]->function_id))
+				return bad(r,
+					   "profile.proto: line refers to function %llu, "
+					   "not in the file",
+					   (unsigned long long)l->line[k]->function_id);
+			pp->symbolized = 1;
+		}
+	}
+	for (size_t i = 0; i < pf->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = pf->sample[i];
+		if (s->n_value != pf->n_sample_type)
+			return bad(r, "profile.proto: a sample has %llu values, not one per type",
+				   (unsigned long long)s->n_value);
+		for (size_t k = 0; k < s->n_location_id; k++)
+			if (!jh_u64map_get(&pp->locs, s->location_id[k]))
+				return bad(r,
+					   "profile.proto: sample refers to location %llu, "
+					   "not in the file",
+					   (unsigned long long)s->location_id[k]);
+	}
+	return 0;
+}
+
+/* Sample type columns by name; p->values and p->types. */
+static void sample_types(struct pp *pp, struct jh_profile *p)
+{
+	static const char names[JH_NVALUES][2][16] = {
+		[JH_INUSE_OBJECTS] = { "inuse_objects", "objects" },
+		[JH_INUSE_SPACE] = { "inuse_space", "space" },
+		[JH_ALLOC_OBJECTS] = { "alloc_objects", "" },
+		[JH_ALLOC_SPACE] = { "alloc_space", "" },
+	};
+	struct jh_sb sb = JH_SB_INIT;
+	jh_sb_init(&sb);
+	for (int v = 0; v < JH_NVALUES; v++)
+		pp->col[v] = -1;
+	for (size_t i = 0; i < pp->pf->n_sample_type; i++) {
+		const char *t = pp->pf->string_table[pp->pf->sample_type[i]->type];
+		jh_sb_addf(&sb, "%s%s", i ? ", " : "", t);
+		for (int v = 0; v < JH_NVALUES; v++)
+			for (int k = 0; k < 2; k++)
+				if (names[v][k][0] && !strcmp(t, names[v][k]) && pp->col[v] < 0)
+					pp->col[v] = (int)i;
+	}
+	p->values = 0;
+	for (int v = 0; v < JH_NVALUES; v++)
+		if (pp->col[v] >= 0)
+			p->values |= 1u << v;
+	if (!p->values)
+		p->values = 1u << JH_NVALUES; /* none: every value is missing */
+	p->types = jh_sb_detach(&sb);
+}
+
+static const char *fn_name(const struct pp *pp, uint64_t id)
+{
+	const Perftools__Profiles__Function *f = pp->pf->function[*jh_u64map_get(&pp->fns, id) - 1];
+	const char *n = pp->pf->string_table[f->name];
+	return n[0] ? n : pp->pf->string_table[f->system_name];
+}
+
+/* The names of location l as a symbol line at pc: "outer--inner". */
+static void add_names(struct pp *pp, struct jh_profile *p, uint64_t pc,
+		      const Perftools__Profiles__Location *l, struct jh_sb *sb, uint32_t **seps,
+		      size_t *salloc)
+{
+	if (!l->n_line)
+		return;
+	jh_sb_reset(sb);
+	JH_GROW(*seps, l->n_line, *salloc);
+	for (size_t k = l->n_line; k-- > 0;) {
+		if (k + 1 < l->n_line) {
+			(*seps)[l->n_line - 2 - k] = (uint32_t)sb->len;
+			jh_sb_adds(sb, "--");
+		}
+		const char *n = fn_name(pp, l->line[k]->function_id);
+		jh_sb_adds(sb, n[0] ? n : "??");
+	}
+	struct jh_symbatch b;
+	jh_symbatch_init(&b);
+	jh_symbatch_add(p, &b, pc, sb->buf, 0, sb->len, *seps, l->n_line - 1);
+	jh_symbatch_flush(p, &b);
+	jh_symbatch_release(&b);
+}
+
+/* Per location: the pc it has in stacks, and where it was used (1 leaf, 2 caller). */
+static int body(struct pp *pp, struct jh_profile *p)
+{
+	const Profile *pf = pp->pf;
+	size_t nl = pf->n_location;
+	uint8_t *used = xcalloc(nl + 1, 1);
+	uint64_t *pcs = NULL;
+	size_t alloc = 0;
+	/* symbolized: addresses may be 0 or repeat (names are what counts):
+	 * then each location gets a pc of its own */
+	int own = 0;
+	if (pp->symbolized) {
+		struct jh_u64map seen;
+		jh_u64map_init(&seen);
+		for (size_t i = 0; i < nl && !own; i++) {
+			int added;
+			uint64_t a = pf->location[i]->address;
+			own = !a || a == UINT64_MAX || (jh_u64map_put(&seen, a, &added), !added);
+		}
+		jh_u64map_release(&seen);
+	}
+	/* samples without locations (allocator frames only) after the others:
+	 * the stack pool then exists; without any other they are dropped */
+	size_t nonempty = 0;
+	for (size_t i = 0; i < pf->n_sample; i++)
+		nonempty += pf->sample[i]->n_location_id != 0;
+	for (size_t j = 0; j < 2 * pf->n_sample; j++) {
+		size_t i = j % pf->n_sample;
+		const Perftools__Profiles__Sample *s = pf->sample[i];
+		if ((j < pf->n_sample) != (s->n_location_id != 0) ||
+		    (!nonempty && !s->n_location_id))
+			continue;
+		if (s->n_location_id > UINT32_MAX - 1) {
+			free(used);
+			free(pcs);
+			return bad(pp->r, "profile.proto: a sample with %llu locations",
+				   (unsigned long long)s->n_location_id);
+		}
+		JH_GROW(pcs, s->n_location_id + 1, alloc);
+		for (size_t k = 0; k < s->n_location_id; k++) {
+			size_t li = *jh_u64map_get(&pp->locs, s->location_id[k]) - 1;
+			uint64_t a = own ? (li + 1) << 4 : pf->location[li]->address;
+			pcs[k] = a + (k == 0);
+			used[li] |= k == 0 ? 1 : 2;
+		}
+		struct jh_counts c;
+		for (int v = 0; v < JH_NVALUES; v++)
+			c.v[v] = pp->col[v] >= 0 ? (double)s->value[pp->col[v]] : 0;
+		uint32_t id = jh_profile_intern_stack(p, pcs, (uint32_t)s->n_location_id);
+		jh_profile_add(p, id, &c);
+	}
+	if (pp->symbolized) {
+		struct jh_sb sb = JH_SB_INIT;
+		uint32_t *seps = NULL;
+		size_t salloc = 0;
+		jh_sb_init(&sb);
+		for (size_t li = 0; li < nl; li++) {
+			uint64_t a = own ? (li + 1) << 4 : pf->location[li]->address;
+			if (used[li] & 1)
+				add_names(pp, p, a + 1, pf->location[li], &sb, &seps, &salloc);
+			if (used[li] & 2)
+				add_names(pp, p, a, pf->location[li], &sb, &seps, &salloc);
+		}
+		jh_sb_release(&sb);
+		free(seps);
+	}
+	free(used);
+	free(pcs);
+	return 0;
+}
+
+static void mappings(const Profile *pf, struct jh_profile *p)
+{
+	for (size_t i = 0; i < pf->n_mapping; i++) {
+		const Perftools__Profiles__Mapping *m = pf->mapping[i];
+		JH_GROW(p->maps, p->nmaps + 1, p->maps_alloc);
+		struct jh_mapping *mp = &p->maps[p->nmaps++];
+		memset(mp, 0, sizeof(*mp));
+		mp->start = m->memory_start;
+		mp->end = m->memory_limit;
+		mp->offset = m->file_offset;
+		memcpy(mp->perms, "r-xp", 5);
+		mp->path = xstrdup(pf->string_table[m->filename]);
+	}
+}
+
+int jh_parse_pprof(struct jh_reader *r)
+{
+	struct jh_sb buf = JH_SB_INIT;
+	jh_sb_init(&buf);
+	if (jh_input_slurp(r->in, &buf, JH_PPROF_MAX, r->d) < 0) {
+		jh_sb_release(&buf);
+		return -1;
+	}
+	Profile *pf = perftools__profiles__profile__unpack(NULL, buf.len, (uint8_t *)buf.buf);
+	jh_sb_release(&buf);
+	if (!pf)
+		return bad(r,
+			   "not a valid profile.proto message (truncated, or wrong field types "
+			   "or lengths)%.0llu",
+			   0);
+	struct pp pp = { .r = r, .pf = pf };
+	jh_u64map_init(&pp.locs);
+	jh_u64map_init(&pp.fns);
+	jh_u64map_init(&pp.maps);
+	struct jh_profile *p = r->p;
+	p->format = JH_FMT_PPROF;
+	int rc = check(&pp);
+	if (!rc) {
+		sample_types(&pp, p);
+		p->period = pf->period > 0 ? (uint64_t)pf->period : 0;
+		p->has_symbols = pp.symbolized;
+		mappings(pf, p);
+		rc = body(&pp, p);
+	}
+	jh_u64map_release(&pp.locs);
+	jh_u64map_release(&pp.fns);
+	jh_u64map_release(&pp.maps);
+	perftools__profiles__profile__free_unpacked(pf, NULL);
+	return rc;
+}

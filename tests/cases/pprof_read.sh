@@ -36,10 +36,10 @@ for f in */*.heap; do
   cmp -s "$TMP/want" "$TMP/got" || { fail "$f: unsymbolized --collapsed differs"; diff "$TMP/want" "$TMP/got" | head -5; }
 done
 # the same one, its coverage line as for the raw dump
-(cd cxx-s12 && "$JEHEAP" --collapsed after.heap 2>&1 >/dev/null | grep '^jeheap: symbolized' > "$TMP/cov1"
+(cd cxx-s12 && "$JEHEAP" --verbose --collapsed after.heap 2>&1 >/dev/null | grep '^jeheap: symbolized\|% of bytes fully' > "$TMP/cov1"
   true)
 python3 "$SRC/tests/tools/make_unsym_pprof.py" cxx-s12/after.heap "$TMP/u.pb.gz"
-(cd cxx-s12 && "$JEHEAP" --collapsed "$TMP/u.pb.gz" 2>&1 >/dev/null | grep '^jeheap: symbolized' > "$TMP/cov2")
+(cd cxx-s12 && "$JEHEAP" --verbose --collapsed "$TMP/u.pb.gz" 2>&1 >/dev/null | grep '^jeheap: symbolized\|% of bytes fully' > "$TMP/cov2")
 [ -s "$TMP/cov2" ] && cmp -s "$TMP/cov1" "$TMP/cov2" || fail "coverage line: $(cat "$TMP/cov2")"
 
 "$JEHEAP" --quiet --inuse_objects --text "$TMP/u.pb.gz" > "$TMP/out" 2> "$TMP/err"

@@ -581,6 +581,7 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 			goto fail;
 		}
 		o->program = pos[0];
+		o->sym.trust_binaries = 1; /* addresses, not sampled return addresses */
 		free(pos);
 		return jh_hint_check_symbols(o->program, d);
 	}

@@ -41,6 +41,18 @@ struct jh_path_map {
 	char *from, *to;
 };
 
+/*
+ * Progress of one jh_symbolize call, reported to jh_symbolizer_opts.progress
+ * (on the calling thread) as modules are opened and resolved: the cli draws
+ * it; the symbolizer never prints it.
+ */
+struct jh_sym_progress {
+	size_t modules_done, modules; /* modules whose addresses are resolved, of those used */
+	size_t addrs_done, addrs;     /* unique addresses resolved, of those to resolve */
+	uint64_t dwarf_bytes;         /* bytes of DWARF sections of the modules resolved so far */
+};
+typedef void (*jh_sym_progress_fn)(void *ctx, const struct jh_sym_progress *p);
+
 struct jh_symbolizer_opts {
 	const char *program; /* program argument from the command line, or NULL */
 	char **lib_prefixes; /* --lib_prefix, split at commas, trailing '/' removed */
@@ -54,6 +66,8 @@ struct jh_symbolizer_opts {
 	size_t ndebug_dirs;
 	int jobs;           /* worker threads; 0 = number of online cores */
 	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
+	jh_sym_progress_fn progress; /* NULL: no progress reports */
+	void *progress_ctx;
 };
 
 struct jh_symbolizer;

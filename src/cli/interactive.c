@@ -1,5 +1,5 @@
 /*
- * interactive.c - jeprof's interactive mode: a "(jeprof) " prompt whose
+ * interactive.c - jeprof's interactive mode: a "(jeheap) " prompt whose
  * commands re-run the analysis with changed options on the model that was
  * built once (no file is read again) and print a report.
  *
@@ -271,7 +271,7 @@ static int execute(struct session *ss, char *line)
 static const char *prompt(EditLine *el)
 {
 	(void)el;
-	return "(jeprof) ";
+	return "(jeheap) ";
 }
 
 /* Line editing and history with libedit (stdin is a terminal). */
@@ -311,7 +311,7 @@ static void loop_plain(struct session *ss)
 	char *line = NULL;
 	size_t cap = 0;
 	for (;;) {
-		fputs("(jeprof) ", stderr);
+		fputs("(jeheap) ", stderr);
 		fflush(stderr);
 		if (getline(&line, &cap, stdin) < 0)
 			break;

@@ -1,6 +1,7 @@
 /* main.c - the only place that prints errors and picks exit codes. */
 #include "jeheap/model.h"
 #include "jeheap/options.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@ static int quiet; /* -qq: no warnings (--quiet alone hides the coverage line onl
 
 static void warn_stderr(enum jh_msg kind, const char *msg)
 {
+	jh_progress_interrupt();
 	if (kind == JH_MSG_NOTE)
 		fprintf(stderr, "%s\n", msg);
 	else if (!quiet)

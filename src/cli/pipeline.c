@@ -7,6 +7,7 @@
 #include "coverage_line.h"
 #include "empty.h"
 #include "output_kind.h"
+#include "progress.h"
 
 #include "jeheap/model.h"
 #include "jeheap/options.h"
@@ -160,12 +161,17 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	struct jh_raw_spool spool;
 	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
 		return d->code;
-	struct jh_symbolizer *s = jh_symbolizer_new(&o->sym);
+	struct jh_symbolizer_opts so = o->sym;
+	if (o->quiet < 2)
+		jh_progress_begin(&so);
+	struct jh_symbolizer *s = jh_symbolizer_new(&so);
 	struct jh_model m;
 	struct jh_model_opts mo = jh_options_model(o);
 	int code = JH_EXIT_OK;
 	jh_run_ids_init();
-	if (jh_model_build(&m, &mo, s, d)) {
+	int failed = jh_model_build(&m, &mo, s, d);
+	jh_progress_end();
+	if (failed) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
 	} else if (m.values && !(m.values & (1u << o->value))) {
 		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",

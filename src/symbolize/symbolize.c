@@ -440,7 +440,22 @@ static void locate(const struct range *r, size_t nr, const struct range *x, size
 	w->modaddr = w->ok ? pc - g->bias : pc - g->start + g->offset;
 }
 
-/* Resolves every not-yet-cached (module, address) of w[0..n), grouped by module. */
+/* The size of the .debug_* sections of secs (NULL: 0), uncompressed. */
+static uint64_t dwarf_size(const struct jh_sections *secs)
+{
+	uint64_t n = 0;
+	for (size_t i = 1; secs && i < jh_sections_count(secs); i++) {
+		const struct jh_section *sec = jh_sections_peek(secs, i);
+		if (sec && sec->name && !strncmp(sec->name, ".debug_", 7))
+			n += sec->size;
+	}
+	return n;
+}
+
+/*
+ * Resolves every not-yet-cached (module, address) of w[0..n), grouped by
+ * module, reporting progress after each module.
+ */
 static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_t n,
 			   struct jh_diag *d)
 {
@@ -460,6 +475,11 @@ static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_
 	if (np)
 		jh_qsort(p, np, sizeof(*p), cmp_pend);
 	uint64_t *a = xmalloc(jh_st_mult(np ? np : 1, sizeof(*a)));
+	struct jh_sym_progress pr = { 0, 0, 0, np, 0 };
+	for (size_t i = 0; i < np; i++)
+		pr.modules += i == 0 || p[i].m != p[i - 1].m;
+	if (s->o.progress && np)
+		s->o.progress(s->o.progress_ctx, &pr);
 	int rc = 0;
 	for (size_t i = 0; i < np && rc == 0;) {
 		size_t j = i;
@@ -468,6 +488,13 @@ static int resolve_pending(struct jh_symbolizer *s, const struct where *w, size_
 			j++;
 		}
 		rc = resolve_batch(s, p[i].m, a, j - i, d);
+		pr.modules_done++;
+		pr.addrs_done += j - i;
+		pr.dwarf_bytes += p[i].m->dw
+					  ? dwarf_size(p[i].m->secs) + dwarf_size(p[i].m->altsecs)
+					  : 0;
+		if (s->o.progress)
+			s->o.progress(s->o.progress_ctx, &pr);
 		i = j;
 	}
 	free(a);

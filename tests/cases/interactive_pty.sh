@@ -22,7 +22,7 @@ def read_prompt(timeout=30):
                 out += os.read(fd, 65536)
             except OSError:
                 break
-        elif out.endswith(b'(jeprof) '):
+        elif out.endswith(b'(jeheap) '):
             return out.decode(errors='replace')
     sys.stdout.write(out.decode(errors='replace'))
     raise SystemExit('timeout waiting for the prompt')
@@ -76,7 +76,7 @@ grep -q '^=== exit 0$' "$T/pty.out" || fail "quit: $(tail -1 "$T/pty.out")"
 printf 'top2\nfocus=mid\ntop2\n' | "$JEHEAP" --interactive "$PROG" "$HEAP" >"$T/pipe.out" 2>"$T/pipe.err" \
 	|| fail "piped session exited $?"
 [ "$(grep -c '^Total:' "$T/pipe.out")" = 2 ] || fail "piped: $(cat "$T/pipe.out")"
-grep -q '(jeprof) ' "$T/pipe.err" || fail "piped: no prompt on stderr"
+grep -q '(jeheap) ' "$T/pipe.err" || fail "piped: no prompt on stderr"
 # Without a terminal and without an output option: --text.
 "$JEHEAP" "$PROG" "$HEAP" </dev/null >"$T/d.out" 2>/dev/null
 "$JEHEAP" --text "$PROG" "$HEAP" >"$T/t.out" 2>/dev/null

@@ -47,6 +47,11 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_elf_image *dbg,
 				 struct jh_sb *tried);
 
+/* <debug-dir>/.build-id/xx/rest.debug (each debug dir in turn) whose own
+ * build ID is id[0..len), opened; NULL if none. */
+struct jh_elf_image *jh_find_by_build_id(const struct jh_symbolizer_opts *o,
+					 const unsigned char *id, size_t len, struct jh_sb *tried);
+
 /* zlib CRC32 of a whole file (the .gnu_debuglink checksum); -1 if unreadable. */
 int jh_file_crc32(const char *path, uint32_t *crc);
 

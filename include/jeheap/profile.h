@@ -28,6 +28,8 @@ struct jh_counts {
 	double v[JH_NVALUES];
 };
 
+#define JH_BUILD_ID_MAX 64
+
 /* One line of /proc/pid/maps. path is "" for anonymous mappings. */
 struct jh_mapping {
 	uint64_t start, end; /* [start, end) */
@@ -35,6 +37,9 @@ struct jh_mapping {
 	char perms[5];       /* "r-xp" */
 	int deleted;         /* path had a " (deleted)" suffix (removed from path) */
 	char *path;          /* owned */
+	/* the build ID the profile gives for the mapping (pprof input), else len 0 */
+	unsigned char build_id[JH_BUILD_ID_MAX];
+	size_t build_id_len;
 };
 
 struct jh_thread {

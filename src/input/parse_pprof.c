@@ -122,8 +122,10 @@ static int check(struct pp *pp)
 		STR(pp, pf->sample_type[i]->type, "sample_type");
 		STR(pp, pf->sample_type[i]->unit, "sample_type");
 	}
-	for (size_t i = 0; i < pf->n_mapping; i++)
+	for (size_t i = 0; i < pf->n_mapping; i++) {
 		STR(pp, pf->mapping[i]->filename, "mapping");
+		STR(pp, pf->mapping[i]->build_id, "mapping");
+	}
 	for (size_t i = 0; i < pf->n_function; i++) {
 		STR(pp, pf->function[i]->name, "function");
 		STR(pp, pf->function[i]->system_name, "function");
@@ -291,6 +293,30 @@ static int body(struct pp *pp, struct jh_profile *p)
 	return 0;
 }
 
+/* A hex build ID (ELF's, as pprof and jemalloc_pprof write it) into mp;
+ * anything else (Go's build IDs, odd lengths) is not an ELF one: ignored. */
+static void build_id(const char *hex, struct jh_mapping *mp)
+{
+	size_t n = strlen(hex);
+	if (n % 2 || n / 2 > JH_BUILD_ID_MAX || n < 4)
+		return;
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned v = 0;
+		for (int k = 0; k < 2; k++) {
+			char c = hex[2 * i + (size_t)k];
+			int d = c >= '0' && c <= '9'   ? c - '0'
+				: c >= 'a' && c <= 'f' ? c - 'a' + 10
+				: c >= 'A' && c <= 'F' ? c - 'A' + 10
+						       : -1;
+			if (d < 0)
+				return;
+			v = v << 4 | (unsigned)d;
+		}
+		mp->build_id[i] = (unsigned char)v;
+	}
+	mp->build_id_len = n / 2;
+}
+
 static void mappings(const Profile *pf, struct jh_profile *p)
 {
 	for (size_t i = 0; i < pf->n_mapping; i++) {
@@ -303,6 +329,7 @@ static void mappings(const Profile *pf, struct jh_profile *p)
 		mp->offset = m->file_offset;
 		memcpy(mp->perms, "r-xp", 5);
 		mp->path = xstrdup(pf->string_table[m->filename]);
+		build_id(pf->string_table[m->build_id], mp);
 	}
 }
 

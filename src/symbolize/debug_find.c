@@ -312,11 +312,17 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 		}
 		free(cands[i]);
 	}
-	if (!found) {
-		char *dirs[MAX_DIRS];
-		size_t ndirs = debug_dirs(o, dirs, MAX_DIRS);
-		found = by_build_id(o, dirs, ndirs, id, idlen, tried);
-		free_dirs(dirs, ndirs);
-	}
+	if (!found)
+		found = jh_find_by_build_id(o, id, idlen, tried);
+	return found;
+}
+
+struct jh_elf_image *jh_find_by_build_id(const struct jh_symbolizer_opts *o,
+					 const unsigned char *id, size_t len, struct jh_sb *tried)
+{
+	char *dirs[MAX_DIRS];
+	size_t ndirs = debug_dirs(o, dirs, MAX_DIRS);
+	struct jh_elf_image *found = by_build_id(o, dirs, ndirs, id, len, tried);
+	free_dirs(dirs, ndirs);
 	return found;
 }

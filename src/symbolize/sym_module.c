@@ -57,14 +57,22 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 			d.msg);
 }
 
-struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
-				 const char *mappath, const char *filepath, int is_main)
+static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m);
+
+static struct jh_module *new_module(const char *key, const char *mappath, int is_main)
 {
 	struct jh_module *m = xcalloc(1, sizeof(*m));
 	m->key = xstrdup(key);
 	m->mappath = xstrdup(mappath);
 	m->is_main = is_main;
 	jh_u64map_init(&m->cache);
+	return m;
+}
+
+struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
+				 const char *mappath, const char *filepath, int is_main)
+{
+	struct jh_module *m = new_module(key, mappath, is_main);
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
 	if (filepath) {
@@ -88,8 +96,14 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 		return m;
 	}
 	jh_sb_release(&tried);
+	return finish_open(o, m);
+}
+
+/* bin open: the rest of the module (debug file, dwz, symbols). */
+static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m)
+{
 	m->usable = 1;
-	m->allocator = !is_main && jh_elf_image_type(m->bin) == ET_DYN &&
+	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
 	open_dwarf(o, m);
 	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
@@ -100,6 +114,77 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 		jh_elf_image_lookup(m->symfallback, 0);
 	JH_TRACE("module %s: symbols", m->mappath);
 	return m;
+}
+
+/* Does an executable PT_LOAD of im hold file bytes (not so in a debug file)? */
+static int has_code(const struct jh_elf_image *im)
+{
+	const struct jh_elf_load *ld;
+	size_t n = jh_elf_image_loads(im, &ld);
+	for (size_t i = 0; i < n; i++)
+		if ((ld[i].flags & PF_X) && ld[i].filesz)
+			return 1;
+	return 0;
+}
+
+static void add_hex(struct jh_sb *sb, const unsigned char *id, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		jh_sb_addf(sb, "%02x", id[i]);
+}
+
+struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const char *key,
+				    const char *mappath, const unsigned char *id, size_t idlen,
+				    int is_main)
+{
+	struct jh_module *m = new_module(key, mappath, is_main);
+	struct jh_sb tried = JH_SB_INIT;
+	jh_sb_init(&tried);
+	struct jh_elf_image *byid = jh_find_by_build_id(o, id, idlen, &tried);
+	char *path = jh_find_binary(o, mappath, &tried);
+	struct jh_diag d = { { 0 }, 0 };
+	struct jh_elf_image *atpath = path ? jh_elf_image_open(path, &d) : NULL;
+	size_t plen = 0;
+	const unsigned char *pid = atpath ? jh_elf_image_build_id(atpath, &plen) : NULL;
+	int same = pid && plen == idlen && !memcmp(pid, id, idlen);
+	if (atpath && (same || (!byid && !pid))) { /* the file that ran (or cannot tell) */
+		jh_elf_image_close(byid);
+		m->bin = atpath;
+		m->file = path;
+	} else if (byid) {
+		jh_elf_image_close(atpath);
+		free(path);
+		m->bin = byid;
+		m->file = xstrdup(jh_elf_image_path(byid));
+		m->debug_only = !has_code(byid);
+	} else {
+		struct jh_sb want = JH_SB_INIT;
+		jh_sb_init(&want);
+		add_hex(&want, id, idlen);
+		if (atpath) {
+			struct jh_sb has = JH_SB_INIT;
+			jh_sb_init(&has);
+			add_hex(&has, pid, plen);
+			jh_warn("%s: %s has build ID %s, not the profile's %s (tried: %s); its "
+				"frames "
+				"stay unresolved",
+				mappath, path, has.buf, want.buf, tried.buf);
+			jh_sb_release(&has);
+			jh_elf_image_close(atpath);
+		} else if (path) {
+			jh_warn("%s: cannot use %s: %s; its frames stay unresolved", mappath, path,
+				d.msg);
+		} else {
+			jh_warn("%s: file with build ID %s not found (tried: %s); its frames stay "
+				"unresolved",
+				mappath, want.buf, tried.buf);
+		}
+		jh_sb_release(&want);
+		free(path);
+		m->warned = 1;
+	}
+	jh_sb_release(&tried);
+	return m->bin ? finish_open(o, m) : m;
 }
 
 const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a)
@@ -146,6 +231,31 @@ static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, con
 		(unsigned long long)map->offset, why);
 }
 
+/*
+ * A debug file's segments have no file offsets of the binary's: the mapping
+ * is taken to be a whole executable segment (the usual r-xp mapping), the one
+ * of its size, starting at the segment's first page.
+ */
+static int debug_bias(struct jh_module *m, const struct jh_mapping *map,
+		      const struct jh_elf_load *ld, size_t n, uint64_t *bias)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(ld[i].flags & PF_X) || !ld[i].memsz)
+			continue;
+		uint64_t lo = page_down(ld[i].vaddr), hi = page_up(ld[i].vaddr + ld[i].memsz);
+		if (map->end - map->start != hi - lo)
+			continue;
+		*bias = map->start - lo;
+		if (jh_elf_image_type(m->bin) == ET_EXEC && *bias != 0) {
+			warn_mismatch(m, map, "non-PIE executable loaded at another address");
+			return -1;
+		}
+		return 0;
+	}
+	warn_mismatch(m, map, "no executable segment of that size");
+	return -1;
+}
+
 int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int continued, uint64_t *bias)
 {
 	if (!m->usable || m->mismatch)
@@ -153,6 +263,8 @@ int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int contin
 	const struct jh_elf_load *ld;
 	size_t n = jh_elf_image_loads(m->bin, &ld);
 	uint64_t len = map->end - map->start;
+	if (m->debug_only)
+		return debug_bias(m, map, ld, n, bias);
 	for (size_t i = 0; i < n; i++) {
 		if (!(ld[i].flags & PF_X) || !ld[i].filesz)
 			continue;

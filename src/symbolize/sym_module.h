@@ -27,6 +27,8 @@ struct jh_module {
 	int warned;
 	int identity_checked; /* sym_identity.h: done once, on the first profile's addresses */
 	int is_main;
+	int debug_only;         /* bin is a debug file found by build ID: no code bytes, and its
+			 * segments' file offsets are not the binary's */
 	int allocator;          /* shared library that exports mallctl (jemalloc) */
 	struct jh_u64map cache; /* module address -> index of the cached answer */
 };
@@ -38,6 +40,15 @@ struct jh_module {
  */
 struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char *key,
 				 const char *mappath, const char *filepath, int is_main);
+/*
+ * Opens the module of a mapping whose build ID the profile gives (id[0..idlen)):
+ * by build ID first, <debug-dir>/.build-id/xx/rest.debug (debug_only, unless
+ * the file at the path has the same ID: then that one), then by path; a file
+ * at the path with another build ID is not used (one warning).
+ */
+struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const char *key,
+				    const char *mappath, const unsigned char *id, size_t idlen,
+				    int is_main);
 void jh_module_close(struct jh_module *m);
 
 /* The ELF symbol holding module address a: the binary's table (what

@@ -136,6 +136,28 @@ static struct jh_module *program_module(struct jh_symbolizer *s)
 	return m;
 }
 
+/* The module of a mapping with a build ID (pprof input), opened on first use. */
+static struct jh_module *module_by_id(struct jh_symbolizer *s, const struct jh_mapping *mp,
+				      int is_main)
+{
+	struct jh_sb key = JH_SB_INIT;
+	jh_sb_init(&key);
+	jh_sb_addf(&key, "%s build-id:", mp->path);
+	for (size_t i = 0; i < mp->build_id_len; i++)
+		jh_sb_addf(&key, "%02x", mp->build_id[i]);
+	struct jh_module *m = NULL;
+	for (size_t i = 0; i < s->nmods && !m; i++)
+		if (!strcmp(s->mods[i]->key, key.buf))
+			m = s->mods[i];
+	if (!m) {
+		JH_GROW(s->mods, s->nmods + 1, s->amods);
+		m = s->mods[s->nmods++] = jh_module_open_id(&s->o, key.buf, mp->path, mp->build_id,
+							    mp->build_id_len, is_main);
+	}
+	jh_sb_release(&key);
+	return m;
+}
+
 static int cmp_range(const void *a, const void *b)
 {
 	const struct range *x = a, *y = b;
@@ -173,6 +195,8 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 		struct jh_module *m;
 		if (is_main && s->o.program)
 			m = program_module(s);
+		else if (mp->build_id_len)
+			m = module_by_id(s, mp, is_main);
 		else
 			m = get_module(s, mp->path, mp->path, NULL, is_main);
 		/* an executable segment split in two executable mappings (not the
@@ -548,7 +572,7 @@ static void check_identity(struct jh_symbolizer *s, struct where *w, size_t n)
 		if (!w[i].ok || m->identity_checked)
 			continue;
 		m->identity_checked = 1;
-		if (s->o.trust_binaries || m->allocator)
+		if (s->o.trust_binaries || m->allocator || m->debug_only)
 			continue;
 		size_t na = 0;
 		for (size_t j = i; j < n; j++)

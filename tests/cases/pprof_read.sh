@@ -6,7 +6,8 @@
 #     every golden raw dump is symbolized by jeheap and gives the dump's own --collapsed;
 #     (its stacks with nothing in use aside), with the same coverage line;
 #   - a sample type the profile lacks: status 4 and one line naming the types it has;
-#   - hostile files (tests/tools/hostile_pprof.py): one exact line each, status 2.
+#   - hostile files (tests/tools/hostile_pprof.py): one exact line each, status 2;
+#   - a sample without locations first (a fuzz_pprof find): read; alone: status 4.
 set -uo pipefail
 export LC_ALL=C
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -60,5 +61,32 @@ while IFS=$'\t' read -r file status msg; do
   "$JEHEAP" --text "$file.gz" > /dev/null 2> "$TMP/err"
   [ $? -eq "$status" ] && [ "$(cat "$TMP/err")" = "${msg/$file/$file.gz}" ] || fail "$(basename "$file").gz"
 done < "$TMP/cases"
+# fuzz_pprof's find: a sample without locations (allocator frames only) coming first. It
+# reads (the stack pool exists by then; testdata/fuzz-regressions/pprof-empty-first.pb is the
+# same file for test_bad_inputs); with no other sample it is dropped: nothing to show.
+python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from make_unsym_pprof import field_bytes, field_varint, packed
+st = field_bytes(1, field_varint(1, 1) + field_varint(2, 2))
+strs = b"".join(field_bytes(6, x.encode()) for x in ("", "inuse_space", "bytes", "f"))
+loc = field_bytes(4, field_varint(1, 1) + field_varint(3, 0x1000) + field_bytes(4, field_varint(1, 1)))
+fn = field_bytes(5, field_varint(1, 1) + field_varint(2, 3))
+empty = field_bytes(2, packed(2, [5]))
+one = field_bytes(2, packed(1, [1]) + packed(2, [7]))
+open(sys.argv[2] + "/empty_first.pb", "wb").write(st + empty + one + loc + fn + strs)
+open(sys.argv[2] + "/empty_only.pb", "wb").write(st + empty + loc + fn + strs)
+' "$SRC/tests/tools" "$TMP"
+n=$((n + 1))
+cmp -s "$TMP/empty_first.pb" "$SRC/testdata/fuzz-regressions/pprof-empty-first.pb" ||
+  fail "empty first: testdata/fuzz-regressions/pprof-empty-first.pb is not the generated file"
+"$JEHEAP" --collapsed "$TMP/empty_first.pb" > "$TMP/out" 2> "$TMP/err"
+st=$?
+[ $st -eq 0 ] && grep -qx 'f 7' "$TMP/out" && [ ! -s "$TMP/err" ] ||
+  fail "empty first: status $st, $(head -3 "$TMP/out" "$TMP/err")"
+"$JEHEAP" --text "$TMP/empty_only.pb" > "$TMP/out" 2> "$TMP/err"
+st=$?
+[ $st -eq 4 ] && [ "$(cat "$TMP/err")" = "jeheap: nothing to show: no samples in $TMP/empty_only.pb" ] &&
+  [ ! -s "$TMP/out" ] || fail "empty only: status $st, $(head -3 "$TMP/err")"
 echo "pprof_read: $n checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -4,7 +4,9 @@ heap_v2 dump: an UNSYMBOLIZED perftools.profiles.Profile, gzipped: one sample ty
 inuse_space/bytes, period 0 (values already unsampled: jeprof's Poisson correction of the
 t*: line), mappings from MAPPED_LIBRARIES (executable ones, with the build ID readelf
 reads), one location per distinct address holding address - 1 (every frame, the leaf
-too, as jemalloc_pprof does) and no functions. Protobuf is written by hand (varints)."""
+too, as jemalloc_pprof does) and no functions. Protobuf is written by hand (varints).
+Options after OUT: --rename OLD=NEW names mapped file OLD as NEW (its build ID still OLD's);
+--build-id PATH=HEX gives mapped file PATH (as named in the dump) that build ID instead."""
 import gzip
 import math
 import re
@@ -48,6 +50,10 @@ def build_id(path):
 
 def main():
     dump, out = sys.argv[1], sys.argv[2]
+    opts = {"--rename": {}, "--build-id": {}}
+    for k, v in zip(sys.argv[3::2], sys.argv[4::2]):
+        old_name, new = v.split("=", 1)
+        opts[k][old_name] = new
     strings, index = [""], {"": 0}
 
     def s(x):
@@ -93,7 +99,8 @@ def main():
     for i, (start, end, off, path) in enumerate(maps):
         prof += field_bytes(3, field_varint(1, i + 1) + field_varint(2, start) +
                             field_varint(3, end) + field_varint(4, off) +
-                            field_varint(5, s(path)) + field_varint(6, s(build_id(path))))
+                            field_varint(5, s(opts["--rename"].get(path, path))) +
+                            field_varint(6, s(opts["--build-id"].get(path, build_id(path)))))
     for i, a in enumerate(locs):
         mid = next((k + 1 for k, mp in enumerate(maps) if mp[0] <= a - 1 < mp[1]), 0)
         prof += field_bytes(4, field_varint(1, i + 1) + field_varint(2, mid) +

@@ -188,12 +188,11 @@ static char *capture_stderr(void (*fn)(void *), void *arg)
 static void two_calls_missing(void *arg)
 {
 	(void)arg;
-	struct jh_mapping m = { 0x7f1000000000ULL,
-				0x7f1000010000ULL,
-				0x1000,
-				"r-xp",
-				0,
-				"/nonexistent/lib/libgone.so.1" };
+	struct jh_mapping m = { .start = 0x7f1000000000ULL,
+				.end = 0x7f1000010000ULL,
+				.offset = 0x1000,
+				.perms = "r-xp",
+				.path = "/nonexistent/lib/libgone.so.1" };
 	uint64_t pcs[2] = { m.start + 0x123, m.start + 0x456 };
 	struct jh_symbolizer_opts o = { 0 };
 	struct jh_symbolizer *s = jh_symbolizer_new(&o);

@@ -148,6 +148,9 @@ uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);
  */
 double jh_sort_value(double v);
 
+/* Perl's %d of a float: truncation toward zero, saturated to the 64-bit range (0 for NaN),
+ * as --collapsed prints counts. */
+long long jh_perl_int(double v);
 /* jeprof's Unparse: value in the graph's units ("%.1f" MB or "%d"). */
 void jh_fmt_value(struct jh_sb *sb, enum jh_unit unit, double v);
 /* jeprof's Percent: "%.1f%%" of 100*num/tot; "nan", "+inf", "-inf" if tot == 0. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* Perl's %d of a float: truncation toward zero, saturated to the IV range. */
-static long long perl_int(double v)
+long long jh_perl_int(double v)
 {
 	if (isnan(v))
 		return 0;
@@ -69,7 +69,7 @@ void jh_fmt_value(struct jh_sb *sb, enum jh_unit unit, double v)
 	if (unit == JH_UNIT_MB)
 		add_fixed1(sb, v / 1048576.0);
 	else
-		add_int(sb, perl_int(v));
+		add_int(sb, jh_perl_int(v));
 }
 
 void jh_fmt_percent(struct jh_sb *sb, double num, double tot)

@@ -14,17 +14,6 @@ struct fitem {
 	uint32_t rank, loc, level;
 };
 
-/* A line's value as --collapsed prints it (Perl's %d: truncated). */
-static int64_t coll_int(double v)
-{
-	if (isnan(v))
-		return 0;
-	if (v >= 9223372036854775807.0)
-		return INT64_MAX;
-	if (v <= -9223372036854775808.0)
-		return INT64_MIN;
-	return (int64_t)v;
-}
 
 /* Stack s's elements into *buf: root first, or the leaf first (and a
  * location's innermost frame first) when reverse. Returns their count. */
@@ -110,7 +99,9 @@ static double min_width_time(struct jh_flame *f)
 	int64_t total = 0;
 	for (size_t s = 0; s < g->nstacks; s++) {
 		const struct jh_gstack *gs = &g->stacks[s];
-		int64_t w = coll_int(widths_before ? gs->before : g->has_base ? gs->after : gs->v);
+		int64_t w = jh_perl_int(widths_before ? gs->before
+					: g->has_base ? gs->after
+						      : gs->v);
 		total += w > 0 ? w : 0;
 	}
 	f->width = f->o->width > 2 * JH_FLAME_XPAD + 1 ? f->o->width : 2 * JH_FLAME_XPAD + 1;
@@ -187,9 +178,9 @@ void jh_flame_build(struct jh_flame *f, const struct jh_graph *g, const struct j
 		for (size_t j = k; j < ncur; j++)
 			path[j + 1] = new_node(f, cur[j].rank, (uint32_t)(j + 1), cur[j].loc,
 					       cur[j].level, t);
-		int64_t a = coll_int(g->has_base ? gs->after : gs->v);
-		int64_t b = g->has_base ? coll_int(gs->before) : 0;
-		int64_t w = widths_before ? b : a, v2 = coll_int(gs->v2);
+		int64_t a = jh_perl_int(g->has_base ? gs->after : gs->v);
+		int64_t b = g->has_base ? jh_perl_int(gs->before) : 0;
+		int64_t w = widths_before ? b : a, v2 = jh_perl_int(gs->v2);
 		if (w < 0)
 			w = 0;
 		for (size_t d = 0; d <= ncur; d++) {

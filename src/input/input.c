@@ -274,8 +274,10 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 		r = zstd_fill(in, dst, room, d);
 	else
 		r = plain_fill(in, dst, room, d);
-	if (r < 0)
+	if (r < 0) {
+		in->buf[in->end] = 0; /* a failed inflate may have written past it */
 		return -1;
+	}
 	if (r == 0) {
 		in->eof = 1;
 		return 0;

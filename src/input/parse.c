@@ -83,7 +83,8 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	jh_sb_init(&r.quote);
 	free(p->source);
 	p->source = xstrdup(jh_input_name(in));
-	int rc = jh_is_pprof(&r) ? jh_parse_pprof(&r) : jh_parse_profile(&r, 0);
+	int is_pprof = jh_is_pprof(&r);
+	int rc = is_pprof < 0 ? -1 : is_pprof ? jh_parse_pprof(&r) : jh_parse_profile(&r, 0);
 	if (rc < 0 && r.truncated && r.body) {
 		jh_warn("%s:%lu: truncated last line ignored", jh_input_name(in),
 			jh_input_lineno(in));

@@ -287,7 +287,8 @@ int jh_parse_legacy(struct jh_reader *r, const char *header, size_t hlen);
  * profile follows (the dispatcher reads it), else -1. */
 int jh_parse_symbolized(struct jh_reader *r);
 /* pprof's profile.proto (parse_pprof.c): whether the input starts like
- * one (binary protobuf, not text), and the reader (the whole input). */
+ * one (binary protobuf, not text): 1, 0, or -1 when its start cannot be
+ * read (d set); and the reader (the whole input). */
 int jh_is_pprof(struct jh_reader *r);
 int jh_parse_pprof(struct jh_reader *r);
 /* Reads the next header (skipping % command lines) and runs the reader for

@@ -28,7 +28,9 @@ int jh_is_pprof(struct jh_reader *r)
 {
 	const unsigned char *b;
 	size_t n;
-	if (jh_input_peek(r->in, &b, &n, r->d) < 0 || n < 2)
+	if (jh_input_peek(r->in, &b, &n, r->d) < 0)
+		return -1;
+	if (n < 2)
 		return 0;
 	/* the first field of a Profile is a length-delimited one (sample_type,
 	 * sample, mapping, location, function: tags 0x0a..0x2a) and protobuf

@@ -2,7 +2,8 @@
  * Every testdata/bad/<name> with a sibling <name>.expected must fail to read
  * with exactly that line ("jeheap: <message>"); a .expected without its
  * input is the missing-file case. Every file in testdata/fuzz-regressions/
- * (crash inputs found by the fuzzers) must read or fail cleanly.
+ * (crash inputs found by the fuzzers) must read or fail cleanly, from its file
+ * and from memory.
  * JH_UPDATE=1 rewrites the .expected files (review the diff!).
  */
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -123,6 +125,24 @@ static void test_fuzz_regressions(void **state)
 		jh_profile_release(&p);
 		if (rc != 0 && (rc != -1 || !d.msg[0] || d.code != JH_EXIT_INPUT))
 			fail_msg("%s: rc %d, code %d, msg '%s'", names[i], rc, d.code, d.msg);
+		/* and from memory, as the fuzzers read it (another buffering) */
+		struct jh_sb mem;
+		jh_sb_init(&mem);
+		FILE *f = fopen(path, "rb");
+		assert_non_null(f);
+		char chunk[4096];
+		size_t k;
+		while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			jh_sb_add(&mem, chunk, k);
+		fclose(f);
+		struct jh_diag dm = { { 0 }, 0 };
+		jh_profile_init(&p);
+		rc = jh_profile_read_mem(&p, mem.buf, mem.len, names[i], &dm);
+		jh_profile_release(&p);
+		jh_sb_release(&mem);
+		if (rc != 0 && (rc != -1 || !dm.msg[0] || dm.code != JH_EXIT_INPUT))
+			fail_msg("%s (memory): rc %d, code %d, msg '%s'", names[i], rc, dm.code,
+				 dm.msg);
 		free(names[i]);
 	}
 	free(names);

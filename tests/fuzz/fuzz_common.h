@@ -29,8 +29,11 @@ static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag 
 			abort();
 		return;
 	}
+	/* a pprof sample may have no location (allocator frames only): only there
+	 * a stack may be empty */
 	for (size_t i = 0; i < p->nstacks; i++)
-		if (p->stacks[i].off + p->stacks[i].len > p->npcs || !p->stacks[i].len)
+		if (p->stacks[i].off + p->stacks[i].len > p->npcs ||
+		    (!p->stacks[i].len && p->format != JH_FMT_PPROF))
 			abort();
 	for (size_t i = 0; i < p->ntsamples; i++)
 		if (p->tsamples[i].thread >= p->nthreads || p->tsamples[i].stack >= p->nstacks)
@@ -47,7 +50,8 @@ static void fuzz_check(const struct jh_profile *p, int rc, const struct jh_diag 
 static void fuzz_check_dense(const struct jh_profile *p)
 {
 	for (size_t i = 0; i < p->nstacks; i++)
-		if (p->stacks[i].off + p->stacks[i].len > p->npcids || !p->stacks[i].len)
+		if (p->stacks[i].off + p->stacks[i].len > p->npcids ||
+		    (!p->stacks[i].len && p->format != JH_FMT_PPROF))
 			abort();
 	for (size_t i = 0; i < p->npcids; i++)
 		if (p->pcids[i] >= p->nupcs)

@@ -155,6 +155,7 @@ static void embedded_frames(struct jh_model *m, const char *names, uint64_t pc,
 								   : jh_intern_n(&m->names, ps, n);
 		f->file = NULL;
 		f->line = 0;
+		f->decl_line = 0;
 		if (n)
 			keep = m->frames.nr;
 	}
@@ -179,6 +180,7 @@ static void embedded_parts(struct jh_model *m, const struct jh_profile *p,
 		f->func = funcs[ids[k]];
 		f->file = NULL;
 		f->line = 0;
+		f->decl_line = 0;
 	}
 	r->nframes = n;
 }

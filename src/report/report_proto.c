@@ -63,17 +63,21 @@ static uint64_t fn_key(int64_t a, int64_t b, int64_t c)
 			   jh_hash_u64((uint64_t)c + 0x632be59bd9b4e019ULL));
 }
 
-/* The Function id for these strings (a new one when a hash collides). */
-static uint64_t function_id(struct writer *w, const char *name, const char *sys, const char *file)
+/* The Function id for these strings (a new one when a hash collides); start: its first line. */
+static uint64_t function_id(struct writer *w, const char *name, const char *sys, const char *file,
+			    uint32_t start)
 {
 	int64_t n = jh_pstr_id(&w->str, name), s = jh_pstr_id(&w->str, sys);
 	int64_t f = jh_pstr_id(&w->str, file ? file : "");
 	int added;
 	uint64_t *slot = jh_u64map_put(&w->fn_index, fn_key(n, s, f), &added);
 	if (!added) {
-		const Function *fn = w->fns[*slot - 1];
-		if (fn->name == n && fn->system_name == s && fn->filename == f)
+		Function *fn = w->fns[*slot - 1];
+		if (fn->name == n && fn->system_name == s && fn->filename == f) {
+			if (!fn->start_line)
+				fn->start_line = start;
 			return *slot;
+		}
 	}
 	Function *fn = xmalloc(sizeof(*fn));
 	perftools__profiles__function__init(fn);
@@ -81,6 +85,7 @@ static uint64_t function_id(struct writer *w, const char *name, const char *sys,
 	fn->name = n;
 	fn->system_name = s;
 	fn->filename = f;
+	fn->start_line = start;
 	JH_GROW(w->fns, w->nfns + 1, w->fns_alloc);
 	w->fns[w->nfns++] = fn;
 	*slot = fn->id;
@@ -136,7 +141,7 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 		jh_unknown_name(&w->sb, l);
 		Line *ln = xmalloc(sizeof(*ln));
 		perftools__profiles__line__init(ln);
-		ln->function_id = function_id(w, w->sb.buf, w->sb.buf, NULL);
+		ln->function_id = function_id(w, w->sb.buf, w->sb.buf, NULL, 0);
 		pl->line[pl->n_line++] = ln;
 	}
 	int any_file = 0, any_line = 0;
@@ -150,7 +155,7 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 			sys = jh_symbolizer_symbol(m->sym, l->module, l->modaddr);
 		Line *ln = xmalloc(sizeof(*ln));
 		perftools__profiles__line__init(ln);
-		ln->function_id = function_id(w, name, sys ? sys : name, f->file);
+		ln->function_id = function_id(w, name, sys ? sys : name, f->file, f->decl_line);
 		ln->line = f->line;
 		pl->line[k] = ln;
 		any_file |= f->file != NULL;

@@ -325,11 +325,12 @@ static void demangle_all(struct jh_symbolizer *s, const char **names, size_t n)
 	free(j.out);
 }
 
-static void add_frame(struct jh_symbolizer *s, const char *func, const char *file, uint32_t line)
+static void add_frame(struct jh_symbolizer *s, const char *func, const char *file, uint32_t line,
+		      uint32_t decl_line)
 {
 	JH_GROW(s->frames, s->nframes + 1, s->aframes);
 	s->frames[s->nframes++] = (struct jh_frame){ func, file ? jh_intern(&s->names, file) : NULL,
-						     line };
+						     line, decl_line };
 }
 
 /*
@@ -346,7 +347,7 @@ static void resolve_by_symbol(struct jh_symbolizer *s, struct jh_module *m, uint
 		c->status = JH_SYM_UNKNOWN;
 		return;
 	}
-	add_frame(s, display_name(s, sym->name), NULL, 0);
+	add_frame(s, display_name(s, sym->name), NULL, 0, 0);
 	c->status = JH_SYM_SYMBOL;
 	c->nframes = 1;
 }
@@ -415,7 +416,7 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 		for (uint32_t k = 0; k < ans[i].nframes; k++) {
 			const struct jh_dwarf_frame *f = &df[ans[i].first + k];
 			const char *name = k == 0 && sym ? sym->name : f->name;
-			add_frame(s, display_name(s, name), f->file, f->line);
+			add_frame(s, display_name(s, name), f->file, f->line, f->decl_line);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -553,7 +554,7 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 				*v = (uint64_t)(uintptr_t)jh_intern(names, str[t]);
 			str[t] = (const char *)(uintptr_t)*v;
 		}
-		fr->items[fr->nr++] = (struct jh_frame){ str[0], str[1], f->line };
+		fr->items[fr->nr++] = (struct jh_frame){ str[0], str[1], f->line, f->decl_line };
 	}
 }
 

@@ -2,7 +2,8 @@
 # DWARF accuracy: every instruction address of the fixtures' functions is
 # resolved by jh_dwarf_dump (our section store + DWARF resolver) and by
 # llvm-symbolizer --inlining; function (mangled), file, line and frame count
-# must be identical (llvm's ":column" is dropped). Builds: gcc and clang,
+# must be identical (llvm's ":column" is dropped), and so must each frame's function
+# start line (llvm's --verbose "Function start line"). Builds: gcc and clang,
 # C and C++, -O2 -g, DWARF 4 and 5; variants: -gz, objcopy zlib-gnu
 # (.zdebug), zstd, dwz, dwz -m (.gnu_debugaltlink), dwz -5 -m (.debug_sup).
 # llvm 14 cannot read zstd and loses names after dwz, so those variants are
@@ -32,6 +33,14 @@ addrs_of() {
 
 llvm_ref() { # ELF addrs -> llvm-symbolizer's frames without columns
 	llvm-symbolizer --inlining --no-demangle --obj="$1" < "$2" | sed -E 's/^(.*):([0-9]+):[0-9]+$/\1:\2/'
+}
+
+# llvm-symbolizer's "Function start line" of each frame (0 if none), as jh_dwarf_dump -s prints
+llvm_starts() { # ELF addrs
+	llvm-symbolizer --verbose --inlining --obj="$1" < "$2" | awk '
+		/^$/ { if (have) print v; have = 0; print ""; next }
+		/^[^ ]/ { if (have) print v; have = 1; v = 0; next }
+		/^  Function start line: / { v = $4 }'
 }
 
 compare() { # name ref ours
@@ -66,6 +75,9 @@ for cc in gcc clang; do
 			llvm_ref $b.plain $b.addrs > $b.ref
 			"$DUMP" $b.plain < $b.addrs > $b.out 2>&1
 			compare "$id plain" $b.ref $b.out
+			llvm_starts $b.plain $b.addrs > $b.sref
+			"$DUMP" -s $b.plain < $b.addrs > $b.sout 2>&1
+			compare "$id plain, function start lines" $b.sref $b.sout
 			"$DUMP" -j 1 $b.plain < $b.addrs > $b.out1 2>&1
 			# both DIE walkers, each alone: our scanner and libdwarf's tree
 			JH_DWARF_WALK=fast "$DUMP" $b.plain < $b.addrs > $b.fast 2>&1
@@ -117,6 +129,8 @@ for cc in gcc clang; do
 					link=$(objdump -h $d/a | grep -o -E '\.gnu_debugaltlink|\.debug_sup' | head -1)
 					JH_DWARF_WALK=fast "$DUMP" --alt $d/common $d/a < $b.addrs > $d/out 2>&1
 					compare "$id dwz $flag -m ($link)" $b.ref $d/out
+					"$DUMP" -s --alt $d/common $d/a < $b.addrs > $d/sout 2>&1
+					compare "$id dwz $flag -m ($link), function start lines" $b.sref $d/sout
 					# without the alt file the names must be lost: the alt path was used
 					"$DUMP" $d/a < $b.addrs > $d/noalt 2>&1
 					if cmp -s $b.ref $d/noalt; then

@@ -4,7 +4,8 @@
 #   - `go tool pprof -top -nodecount=1000 -sample_index=T` gives jeheap --text --show_bytes
 #     --T's flat and cum per function (rounding aside) for each of the four sample types;
 #   - `-traces` gives jeheap --collapsed's stacks and values, inline frames included;
-#   - `-raw` shows the build ID (readelf's) of every mapped file of a raw dump;
+#   - `-raw` shows the build ID (readelf's) of every mapped file of a raw dump, and each
+#     function's start line (`s=N`) is llvm-symbolizer's "Function start line" for it;
 #   - with --base the values are negative where the profile shrank (a golden pair).
 # The comparisons are tests/tools/pprof_oracle.py's. Go runs offline in temporary dirs.
 set -uo pipefail
@@ -60,6 +61,9 @@ for f in */after.heap; do
   (cd "$(dirname "$f")" && "$JEHEAP" --quiet --proto after.heap > "$TMP/b.pb.gz" &&
     go tool pprof -raw "$TMP/b.pb.gz" > "$TMP/braw" 2>/dev/null &&
     python3 "$ORACLE" buildids "$TMP/braw") || { fails=$((fails + 1)); echo "FAIL $f build IDs"; }
+  # the functions' start_line (`s=N`): llvm-symbolizer's "Function start line" per frame
+  python3 "$SRC/tests/tools/start_line_check.py" "$TMP/braw" > "$TMP/sl" ||
+    { fails=$((fails + 1)); echo "FAIL $f start lines"; head -5 "$TMP/sl"; }
 done
 
 # --base: negative values where the profile shrank, read by pprof as they are
@@ -72,5 +76,5 @@ go tool pprof -raw "$TMP/neg.pb.gz" 2>/dev/null | grep -Eq '^ +-?[0-9]+ +-?[0-9]
   { fails=$((fails + 1)); echo "FAIL --base: no negative sample in pprof -raw"; }
 
 nfiles=$(cd "$SRC/testdata/golden" && ls */*.heap */*.heap.symbolized | wc -l)
-echo "pprof_go: $nfiles files x (4 -top + -traces), build IDs, --base: $fails failed"
+echo "pprof_go: $nfiles files x (4 -top + -traces), build IDs, start lines, --base: $fails failed"
 [ "$fails" -eq 0 ]

@@ -4,11 +4,13 @@
  * "name\nfile:line\n", blank line after each address), so the two can be
  * compared line by line.
  *
- *   jh_dwarf_dump [-C] [-j JOBS] [--alt FILE] ELF [ADDR...]   (else stdin)
+ *   jh_dwarf_dump [-C] [-s] [-j JOBS] [--alt FILE] ELF [ADDR...]   (else stdin)
  *
  * The outermost frame's name comes from the ELF symbol table when a symbol
  * holds the address (elf_image.c, llvm-symbolizer's rules), as the
- * symbolizer facade does. -C demangles like addr2line -C (demangle.c).
+ * symbolizer facade does. -C demangles like addr2line -C (demangle.c). -s
+ * prints each frame's function start line (DW_AT_decl_line, llvm's "Function
+ * start line"; 0 for none) instead of its name and line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,18 +37,20 @@ static void warn_stderr(enum jh_msg kind, const char *msg)
 int main(int argc, char **argv)
 {
 	jh_set_warn(warn_stderr);
-	int demangle = 0, jobs = 0, i = 1;
+	int demangle = 0, starts = 0, jobs = 0, i = 1;
 	const char *alt_path = NULL;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "-C"))
 			demangle = 1;
+		else if (!strcmp(argv[i], "-s"))
+			starts = 1;
 		else if (!strcmp(argv[i], "-j") && i + 1 < argc)
 			jobs = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--alt") && i + 1 < argc)
 			alt_path = argv[++i];
 		else {
 			fprintf(stderr,
-				"usage: jh_dwarf_dump [-C] [-j N] [--alt FILE] ELF [ADDR...]\n");
+				"usage: jh_dwarf_dump [-C] [-s] [-j N] [--alt FILE] ELF [ADDR...]\n");
 			return 1;
 		}
 	}
@@ -100,6 +104,10 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < n; k++) {
 		const struct jh_elf_sym *sym = im ? jh_elf_image_lookup(im, addrs[k]) : NULL;
 		const char *outer = sym ? sym->name : NULL;
+		if (ans[k].nframes == 0 && starts) {
+			printf("0\n\n");
+			continue;
+		}
 		if (ans[k].nframes == 0) {
 			print_name(outer, demangle);
 			printf("??:0\n\n");
@@ -107,6 +115,10 @@ int main(int argc, char **argv)
 		}
 		for (uint32_t j = ans[k].nframes; j-- > 0;) {
 			const struct jh_dwarf_frame *f = &fr[ans[k].first + j];
+			if (starts) {
+				printf("%u\n", f->decl_line);
+				continue;
+			}
 			print_name(j == 0 && outer ? outer : f->name, demangle);
 			printf("%s:%u\n", f->file ? f->file : "??", f->line);
 		}

@@ -165,10 +165,10 @@ static void test_location_names(void **state)
 	memset(&m, 0, sizeof(m));
 	jh_intern_init(&m.names);
 	struct jh_frame fr[4] = {
-		{ jh_intern(&m.names, "outer(int)"), NULL, 0 },
-		{ NULL, NULL, 0 },
-		{ jh_intern(&m.names, "a;b\nc"), NULL, 0 },
-		{ NULL, jh_intern(&m.names, "/src/x.c"), 12 },
+		{ jh_intern(&m.names, "outer(int)"), NULL, 0, 0 },
+		{ NULL, NULL, 0, 0 },
+		{ jh_intern(&m.names, "a;b\nc"), NULL, 0, 0 },
+		{ NULL, jh_intern(&m.names, "/src/x.c"), 12, 0 },
 	};
 	m.frames.items = fr;
 	m.frames.nr = 4;

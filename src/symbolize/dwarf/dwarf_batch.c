@@ -61,10 +61,10 @@ void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit
 }
 
 void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *display, const char *file,
-		   uint32_t line)
+		   uint32_t line, uint32_t decl_line)
 {
 	JH_GROW(k->frames, k->nframes + 1, k->aframes);
-	k->frames[k->nframes++] = (struct jh_dwarf_frame){ name, display, file, line };
+	k->frames[k->nframes++] = (struct jh_dwarf_frame){ name, display, file, line, decl_line };
 }
 
 size_t jh_batch_collect(struct jh_batch *b, size_t n, struct jh_dwarf_answer *ans,
@@ -126,14 +126,14 @@ static const char *demangled(struct jh_intern *strings, struct jh_u64map *displa
 
 void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
-		     struct jh_u64map *display, const char *(*name)(void *ctx, uint64_t die_off),
-		     void *ctx)
+		     struct jh_u64map *display,
+		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line), void *ctx)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			jh_batch_emit(k, NULL, NULL, file_name(t, strings, row->file), row->line);
+			jh_batch_emit(k, NULL, NULL, file_name(t, strings, row->file), row->line, 0);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
@@ -145,14 +145,15 @@ void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 	}
 	for (size_t j = n; j-- > 0;) { /* outermost first */
 		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
-		const char *nm = name(ctx, nd->die_off), *dm = demangled(strings, display, nm);
+		uint32_t decl = 0;
+		const char *nm = name(ctx, nd->die_off, &decl), *dm = demangled(strings, display, nm);
 		if (j == 0) {
 			jh_batch_emit(k, nm, dm, row ? file_name(t, strings, row->file) : NULL,
-				      row ? row->line : 0);
+				      row ? row->line : 0, decl);
 		} else {
 			const struct jh_walk_node *in = &t->w.nodes[chain[j - 1]];
 			jh_batch_emit(k, nm, dm, file_name(t, strings, in->call_file),
-				      in->call_line);
+				      in->call_line, decl);
 		}
 	}
 	q->n = (uint32_t)n;

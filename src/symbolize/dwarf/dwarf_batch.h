@@ -43,7 +43,7 @@ struct jh_batch {
 void jh_batch_init(struct jh_batch *b, const uint64_t *addrs, const size_t *unit_of, size_t n,
 		   const uint64_t *unit_size);
 void jh_batch_emit(struct jh_batch_task *k, const char *name, const char *display, const char *file,
-		   uint32_t line);
+		   uint32_t line, uint32_t decl_line);
 
 /* One unit's tables: covering subroutines, line rows, file names. */
 struct jh_unit_tables {
@@ -57,15 +57,16 @@ struct jh_unit_tables {
  * Emits query q's frames into k: the chain of subroutine nodes from leaf
  * (UINT64_MAX: none, the line row alone) outward to the first concrete
  * one, outermost first, each caller at its callee's call site, the
- * innermost at the address's line row. name(ctx, die_off) names a node;
+ * innermost at the address's line row. name(ctx, die_off, &decl_line) names
+ * a node and gives its function's declaration line (0: none);
  * paths and demangled names are interned into strings, display caches
  * name -> demangled (the workers have time to spare while .debug_info
  * streams; the symbolizer's copy after the lookup has not).
  */
 void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
-		     struct jh_u64map *display, const char *(*name)(void *ctx, uint64_t die_off),
-		     void *ctx);
+		     struct jh_u64map *display,
+		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line), void *ctx);
 /*
  * Fills ans[0..n) and the frame array from the tasks and frees the batch.
  * Returns the number of failed tasks.

@@ -48,6 +48,7 @@ struct jh_dwh {
 	Dwarf_Obj_Access_Interface iface, alt_iface;
 	struct jh_intern strings;
 	struct jh_u64map names;   /* die offset (| ALT_BIT) -> interned name + 1 */
+	struct jh_u64map decls;   /* die offset (| ALT_BIT) -> DW_AT_decl_line + 1 */
 	struct jh_u64map display; /* interned name -> its demangled form */
 	int spec;                 /* .debug_info final only in [lo, hi) for sure */
 	uint64_t lo, hi;
@@ -170,6 +171,7 @@ static void handle_free(struct jh_dwh *h)
 		dwarf_dealloc_error(NULL, err);
 	jh_intern_release(&h->strings);
 	jh_u64map_release(&h->names);
+	jh_u64map_release(&h->decls);
 	jh_u64map_release(&h->display);
 	free(h);
 }
@@ -180,6 +182,7 @@ static struct jh_dwh *handle_new(struct jh_dwarf *dw)
 	h->dw = dw;
 	jh_intern_init(&h->strings);
 	jh_u64map_init(&h->names);
+	jh_u64map_init(&h->decls);
 	jh_u64map_init(&h->display);
 	if (open_dbg(dw->main, &h->ctx, &h->iface, &h->dbg) != 0) {
 		handle_free(h);
@@ -321,20 +324,29 @@ static int attr_ref(struct jh_dwh *h, int in_alt, Dwarf_Die die, Dwarf_Attribute
 	return 1;
 }
 
-/* ---- names: llvm's findRecursively over abstract_origin/specification ---- */
+/*
+ * ---- names: llvm's findRecursively over abstract_origin/specification ----
+ * The name (linkage name first) and the declaration line (llvm's "Function
+ * start line", pprof's start_line), each the first found on that walk.
+ */
 
-static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0)
+static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0, uint32_t *decl_line)
 {
 	uint64_t key = off0 | (alt0 ? ALT_BIT : 0);
 	uint64_t *cached = jh_u64map_get(&h->names, key);
-	if (cached)
+	if (cached) {
+		uint64_t *dl = jh_u64map_get(&h->decls, key);
+		*decl_line = dl ? (uint32_t)(*dl - 1) : 0;
 		return (const char *)(uintptr_t)(*cached - 1);
+	}
 	uint64_t stack[16], seen[16];
 	size_t nstack = 0, nseen = 0;
 	const char *linkage = NULL, *name = NULL;
+	uint64_t decl = 0;
+	int have_decl = 0;
 	stack[nstack++] = key;
 	seen[nseen++] = key;
-	while (nstack && !linkage) {
+	while (nstack && (!linkage || !have_decl)) {
 		uint64_t k = stack[--nstack];
 		int in_alt = (k & ALT_BIT) != 0;
 		Dwarf_Debug dbg = in_alt ? h->alt : h->dbg;
@@ -360,6 +372,8 @@ static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0)
 						linkage = attr_string(h, in_alt, die, attrs[i]);
 					else if (at == DW_AT_name && !name)
 						name = attr_string(h, in_alt, die, attrs[i]);
+					else if (at == DW_AT_decl_line && !have_decl)
+						have_decl = attr_udata(dbg, attrs[i], &decl);
 					else if (at == DW_AT_abstract_origin ||
 						 at == DW_AT_specification) {
 						int j = at == DW_AT_specification, ta = 0;
@@ -390,6 +404,9 @@ static const char *resolve_name(struct jh_dwh *h, uint64_t off0, int alt0)
 	}
 	const char *r = linkage ? linkage : name;
 	*jh_u64map_put(&h->names, key, NULL) = (uint64_t)(uintptr_t)r + 1;
+	*decl_line = have_decl && decl <= UINT32_MAX ? (uint32_t)decl : 0;
+	if (*decl_line)
+		*jh_u64map_put(&h->decls, key, NULL) = (uint64_t)*decl_line + 1;
 	return r;
 }
 
@@ -522,9 +539,9 @@ static void walk_cu(Dwarf_Debug dbg, const struct jh_dwarf_secs *dw, Dwarf_Die c
 	free(st);
 }
 
-static const char *unit_name(void *ctx, uint64_t die_off)
+static const char *unit_name(void *ctx, uint64_t die_off, uint32_t *decl_line)
 {
-	return resolve_name(ctx, die_off, 0);
+	return resolve_name(ctx, die_off, 0, decl_line);
 }
 
 void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,

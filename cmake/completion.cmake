@@ -1,0 +1,22 @@
+# The bash completion (build/jeheap.bash, installed as
+# share/bash-completion/completions/jeheap) is made from the option table in
+# src/cli/options.c at configure time, so it always offers exactly jeheap's options.
+set(JH_OPTS_SRC ${CMAKE_SOURCE_DIR}/src/cli/options.c)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${JH_OPTS_SRC})
+file(READ ${JH_OPTS_SRC} jh_opts_text)
+string(REGEX MATCHALL "{ \"[a-z0-9_-]+\", K_[A-Z_]+" jh_opts_rows "${jh_opts_text}")
+set(JH_FLAG_OPTS "")
+set(JH_VALUE_OPTS "")
+foreach(row ${jh_opts_rows})
+  string(REGEX REPLACE "{ \"([a-z0-9_-]+)\", (K_[A-Z_]+)" "\\1;\\2" pair "${row}")
+  list(GET pair 0 name)
+  list(GET pair 1 kind)
+  if(kind MATCHES "^K_(OUTPUT_S|STR|STRLIST|INT|FLOAT|IGNORED_S|REFUSED_S)$")
+    string(APPEND JH_VALUE_OPTS " --${name}=")
+  else()
+    string(APPEND JH_FLAG_OPTS " --${name}")
+  endif()
+endforeach()
+string(STRIP "${JH_FLAG_OPTS}" JH_FLAG_OPTS)
+string(STRIP "${JH_VALUE_OPTS}" JH_VALUE_OPTS)
+configure_file(${CMAKE_SOURCE_DIR}/completion/jeheap.bash.in ${CMAKE_BINARY_DIR}/jeheap.bash @ONLY)

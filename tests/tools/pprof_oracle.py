@@ -269,7 +269,7 @@ def view_traces(path, theirs):
 def vtraces(mine_path, theirs_path):
     mine, theirs = view_traces(mine_path, False), view_traces(theirs_path, True)
     bad = []
-    if not mine:
+    if not mine and any(v[0] for v in theirs.values()):
         bad.append("no stacks in jeheap's --traces")
     for k in sorted(set(mine) | set(theirs)):
         a, b = mine.get(k, [0, 0]), theirs.get(k, [0, 0])
@@ -340,7 +340,7 @@ def vtree(mine_path, theirs_path, nsamples):
     tol = nsamples / 2 + 1
     mine, theirs = view_tree(mine_path, False), view_tree(theirs_path, True)
     bad = []
-    if not mine:
+    if not mine and any(v[0] or any(v[1]) for v in theirs.values()):
         bad.append("no nodes in jeheap's tree")
     for k in sorted(set(mine) | set(theirs)):
         a, b = mine.get(k), theirs.get(k)

@@ -80,6 +80,34 @@ cd "$SRC/testdata/golden" || exit 1
     (cd "$(dirname "$f")" && one_file "$(basename "$f")" inuse_space 1; echo "checks $checks")
   done
 } > "$TMP/log"
+# the filters in the other reports: --text vs -top, --collapsed vs -traces (with the filter
+# given to pprof on the unfiltered proto), and jeheap's filtered --proto read by pprof
+other_reports() { # FILE
+  FILE=$1
+  "$JEHEAP" --quiet --proto "$FILE" > "$TMP/p.pb.gz" 2> "$TMP/err" ||
+    { echo "FAIL $FILE: jeheap --proto: $(cat "$TMP/err")"; return; }
+  NSAMPLES=$(pprof -raw "$TMP/p.pb.gz" 2>/dev/null |
+    awk '/^Samples:/{s=1;next} /^Locations/{s=0} s && /^ *-?[0-9]+ /{n++} END{print n+0}')
+  for f in "${FILTERS[@]}"; do
+    checks=$((checks + 3))
+    "$JEHEAP" --quiet --text --show_bytes --"$f" "$FILE" > "$TMP/text" 2>/dev/null
+    pprof -top -nodecount=1000 -sample_index=inuse_space -"$f" "$TMP/p.pb.gz" > "$TMP/top" 2>/dev/null
+    python3 "$ORACLE" top "$TMP/text" "$TMP/top" "$NSAMPLES" > "$TMP/why" 2>&1 ||
+      { echo "FAIL $FILE --text --$f"; head -10 "$TMP/why"; }
+    "$JEHEAP" --quiet --collapsed --"$f" "$FILE" > "$TMP/coll" 2>/dev/null
+    pprof -traces -sample_index=inuse_space -"$f" "$TMP/p.pb.gz" > "$TMP/traces" 2>/dev/null
+    python3 "$ORACLE" traces "$TMP/coll" "$TMP/traces" > "$TMP/why" 2>&1 ||
+      { echo "FAIL $FILE --collapsed --$f"; head -10 "$TMP/why"; }
+    "$JEHEAP" --quiet --proto --"$f" "$FILE" > "$TMP/f.pb.gz" 2>/dev/null
+    pprof -traces -sample_index=inuse_space "$TMP/f.pb.gz" > "$TMP/traces" 2>/dev/null
+    python3 "$ORACLE" traces "$TMP/coll" "$TMP/traces" > "$TMP/why" 2>&1 ||
+      { echo "FAIL $FILE --proto --$f"; head -10 "$TMP/why"; }
+  done
+}
+for f in cxx-s12/after.heap parity/after.heap; do
+  (cd "$SRC/testdata/golden/$(dirname "$f")" && other_reports "$(basename "$f")"
+    echo "checks $checks")
+done >> "$TMP/log"
 grep -v '^checks ' "$TMP/log"
 fails=$(grep -c '^FAIL' "$TMP/log")
 n=$(awk '/^checks /{n += $2} END{print n+0}' "$TMP/log")

@@ -23,7 +23,7 @@ struct jh_options {
 
 	char **bases; /* --base, repeatable (summed) */
 	size_t nbases;
-	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns */
+	const char *focus, *ignore, *retain, *exclude;    /* PCRE2 (Perl) patterns */
 	const char *hide, *show, *show_from, *prune_from; /* Go pprof's frame filters */
 	int noinlines;                                    /* --noinlines */
 

@@ -115,8 +115,9 @@ static uint8_t unnamed_location(struct jh_graph_priv *gp, const struct jh_locati
 		vis = 0;
 	if ((gp->hide || gp->show) && !vis)
 		return out | VF_GONE;
-	if (gp->show_from && ((mod && jh_filter_match_interned(gp->show_from, mod)) ||
-			      (has_line && jh_filter_match(gp->show_from, gp->sb2.buf, gp->sb2.len))))
+	if (gp->show_from &&
+	    ((mod && jh_filter_match_interned(gp->show_from, mod)) ||
+	     (has_line && jh_filter_match(gp->show_from, gp->sb2.buf, gp->sb2.len))))
 		out |= VF_FROM;
 	if (gp->prune_from && has_line && prune_matches(gp->prune_from, gp->sb2.buf))
 		out |= VF_PRUNE;
@@ -165,7 +166,8 @@ static uint8_t loc_frames(struct jh_graph_priv *gp, const struct jh_model *m, ui
 	}
 	if (gp->prune_from) {
 		for (uint32_t j = n; j-- > 0;) {
-			if (hid[j] || !prune_matches(gp->prune_from, fr[j].func ? fr[j].func : "??"))
+			if (hid[j] ||
+			    !prune_matches(gp->prune_from, fr[j].func ? fr[j].func : "??"))
 				continue;
 			out |= VF_PRUNE;
 			for (uint32_t k = j + 1; k < n; k++)

@@ -53,7 +53,7 @@ int jh_graph_is_empty(const struct jh_graph *g, enum jh_output mode)
 /* "--focus=RE" etc. of the filters given, joined by spaces, into buf. */
 static int filters(const struct jh_options *o, char *buf, size_t size)
 {
-	const char *names[] = { "focus", "ignore", "retain", "exclude",
+	const char *names[] = { "focus", "ignore", "retain",    "exclude",
 				"hide",  "show",   "show_from", "prune_from" };
 	const char *vals[] = { o->focus, o->ignore, o->retain,    o->exclude,
 			       o->hide,  o->show,   o->show_from, o->prune_from };

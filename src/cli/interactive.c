@@ -192,16 +192,11 @@ static char *report_command(char *line, enum jh_output *mode)
 		const char *word;
 		enum jh_output mode;
 	} cmds[] = {
-		{ "text", JH_OUT_TEXT },
-		{ "list", JH_OUT_LIST },
-		{ "dot", JH_OUT_DOT },
-		{ "collapsed", JH_OUT_COLLAPSED },
-		{ "traces", JH_OUT_TRACES },
-		{ "tree", JH_OUT_TREE },
-		{ "peek", JH_OUT_PEEK },
-		{ "callgrind", JH_OUT_CALLGRIND },
-		{ "web", JH_OUT_WEB },
-		{ "gv", JH_OUT_GV },
+		{ "text", JH_OUT_TEXT },     { "list", JH_OUT_LIST },
+		{ "dot", JH_OUT_DOT },       { "collapsed", JH_OUT_COLLAPSED },
+		{ "traces", JH_OUT_TRACES }, { "tree", JH_OUT_TREE },
+		{ "peek", JH_OUT_PEEK },     { "callgrind", JH_OUT_CALLGRIND },
+		{ "web", JH_OUT_WEB },       { "gv", JH_OUT_GV },
 		{ "evince", JH_OUT_EVINCE },
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -363,8 +358,12 @@ static void loop_plain(struct session *ss)
 int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d)
 {
 	(void)d;
-	struct session ss = { m, o, o->focus ? xstrdup(o->focus) : NULL,
-			      o->ignore ? xstrdup(o->ignore) : NULL, { NULL }, o->noinlines };
+	struct session ss = { m,
+			      o,
+			      o->focus ? xstrdup(o->focus) : NULL,
+			      o->ignore ? xstrdup(o->ignore) : NULL,
+			      { NULL },
+			      o->noinlines };
 	const char *pf[4] = { o->hide, o->show, o->show_from, o->prune_from };
 	for (int i = 0; i < 4; i++)
 		ss.pf[i] = pf[i] ? xstrdup(pf[i]) : NULL;

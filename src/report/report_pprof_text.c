@@ -79,9 +79,12 @@ static void value_col(struct jh_sb *sb, const struct jh_graph *g, double v, size
 
 static const char *value_name(enum jh_value v)
 {
-	static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
-						       "alloc_objects", "alloc_space" };
-	return names[v];
+	switch (v) {
+	case JH_INUSE_OBJECTS: return "inuse_objects";
+	case JH_ALLOC_OBJECTS: return "alloc_objects";
+	case JH_ALLOC_SPACE: return "alloc_space";
+	default: return "inuse_space";
+	}
 }
 
 /* pprof's first header lines: the program, the sample type (and jeheap's
@@ -323,8 +326,10 @@ int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re, struct j
 	for (size_t i = 0; i < ne; i++)
 		eorder[i] = (uint32_t)i;
 	qsort_r(eorder, ne, sizeof(*eorder), cmp_edges, &t);
-	uint32_t *in_off = xcalloc(nn + 1, sizeof(*in_off)), *out_off = xcalloc(nn + 1, sizeof(*out_off));
-	uint32_t *in = xmalloc(jh_st_mult(ne + 1, sizeof(*in))), *outs = xmalloc(jh_st_mult(ne + 1, sizeof(*outs)));
+	uint32_t *in_off = xcalloc(nn + 1, sizeof(*in_off)),
+		 *out_off = xcalloc(nn + 1, sizeof(*out_off));
+	uint32_t *in = xmalloc(jh_st_mult(ne + 1, sizeof(*in))),
+		 *outs = xmalloc(jh_st_mult(ne + 1, sizeof(*outs)));
 	for (size_t i = 0; i < ne; i++) {
 		in_off[t.e[i].dst + 1]++;
 		out_off[t.e[i].src + 1]++;
@@ -359,7 +364,8 @@ int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re, struct j
 	fmt_value(&sb, g, g->local_total);
 	jh_sb_adds(&sb, " total\n");
 	jh_sb_adds(&sb, sep_tree);
-	jh_sb_adds(&sb, "      flat  flat%   sum%        cum   cum%   calls calls% + context \t \t \n");
+	jh_sb_adds(&sb,
+		   "      flat  flat%   sum%        cum   cum%   calls calls% + context \t \t \n");
 	double flat_sum = 0;
 	size_t matched = 0;
 	for (size_t k = 0; k < nn; k++) {

@@ -84,7 +84,8 @@ static const uint32_t *loc_frames(struct ss *w, uint32_t l)
 			/* removed by --hide, --noinlines ... */
 		} else if (w->hidden && k == j0) {
 			f[++f[0]] = frame_id(w, s, n >= 8 && !memcmp(q - 8, inl, 8) ? n - 8 : n);
-		} else if (n >= sizeof(inl) - 1 && !memcmp(q - (sizeof(inl) - 1), inl, sizeof(inl) - 1)) {
+		} else if (n >= sizeof(inl) - 1 &&
+			   !memcmp(q - (sizeof(inl) - 1), inl, sizeof(inl) - 1)) {
 			struct jh_sb t = JH_SB_INIT;
 			jh_sb_init(&t);
 			jh_sb_add(&t, s, n - (sizeof(inl) - 1));

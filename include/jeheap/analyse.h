@@ -7,7 +7,9 @@
  *   total       = sum of the selected value over all stacks (Total: line)
  *   stacks      = model stacks with allocator frames removed (skip list and
  *                 locations with .allocator set), --retain/--exclude applied
- *                 per frame, --focus then --ignore applied per stack;
+ *                 per frame, --focus then --ignore applied per stack,
+ *                 then pprof's --hide/--show/--show_from/--prune_from/
+ *                 --noinlines (frames inside locations: frame_hidden);
  *                 stacks that became identical are merged
  *   nodes       = one per granularity key (§7.5); flat/cum with every key
  *                 counted once per stack (recursion counted once)
@@ -32,6 +34,9 @@ struct jh_analysis_opts {
 	int show_bytes;                                /* values in bytes, not MB */
 	int has_base;                                  /* --base given: before/after columns */
 	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns or NULL */
+	/* Go pprof's frame filters (analyse_frames.c): PCRE2 patterns or NULL */
+	const char *hide, *show, *show_from, *prune_from;
+	int noinlines; /* only the outermost frame of each location */
 	/* jeprof's ShortIdFor, shared by every analysis of one model (threads,
 	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n.
 	 * Owned by the caller; NULL = numbered afresh for this graph. */
@@ -95,6 +100,10 @@ struct jh_graph {
 	uint32_t *lockey_off; /* m->nlocs + 1 entries */
 	uint32_t *keypool;
 	size_t nkeypool, keypool_alloc;
+	/* Per model frame (m->frames.items): 1 = removed by --hide, --show,
+	 * --show_from, --prune_from or --noinlines; NULL without them. Reports
+	 * that walk a location's frames skip these (their keys have none). */
+	const uint8_t *frame_hidden;
 
 	void *priv;
 };

@@ -14,7 +14,7 @@
 struct jh_options {
 	enum jh_output output;
 	const char *output_mode_name; /* "text", "dot", ... as given */
-	const char *list_re;          /* --list=REGEX */
+	const char *list_re;          /* --list=REGEX, --peek=REGEX */
 	const char *disasm_re;        /* --disasm=REGEX */
 	int top_n;                    /* --top[=N], default 10 */
 	enum jh_granularity granularity;
@@ -23,7 +23,9 @@ struct jh_options {
 
 	char **bases; /* --base, repeatable (summed) */
 	size_t nbases;
-	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns */
+	const char *focus, *ignore, *retain, *exclude;    /* PCRE2 (Perl) patterns */
+	const char *hide, *show, *show_from, *prune_from; /* Go pprof's frame filters */
+	int noinlines;                                    /* --noinlines */
 
 	int nodecount;       /* 80 */
 	double nodefraction; /* 0.005 */

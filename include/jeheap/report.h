@@ -45,6 +45,14 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 /* --collapsed: sorted folded stacks; with --base "before after" columns. */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g);
 
+/* Go pprof's text views (report_pprof_text.c), in its layout: --traces
+ * (every stack, leaf first, with its value, largest first), --tree (each
+ * function with its callers above and callees below, the edge values and
+ * their share of its cum) and --peek=RE (--tree of the functions whose
+ * names match re; none: -1 with d set, JH_EXIT_NODATA). */
+int jh_report_traces(FILE *out, const struct jh_graph *g);
+int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re, struct jh_diag *d);
+
 /*
  * --dot: jeprof's call graph (spec §8.3) appended to dot. mode is the
  * output mode the text is for (JH_OUT_PDF adds size="8,11", JH_OUT_SVG and

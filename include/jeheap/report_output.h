@@ -32,6 +32,9 @@ enum jh_output {
 	JH_OUT_WEB_FLAME,  /* --web=flame */
 	JH_OUT_PROTO,      /* pprof's profile.proto, gzipped (Go pprof's -proto) */
 	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
+	JH_OUT_TRACES,     /* Go pprof's -traces: every stack with its value */
+	JH_OUT_TREE,       /* Go pprof's -tree: every function's callers and callees */
+	JH_OUT_PEEK,       /* Go pprof's -peek=RE: -tree of the matching functions */
 };
 
 #endif

@@ -253,12 +253,13 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 
 /* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
  * UINT32_MAX when its key is empty (jeprof skips those). */
-static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id, uint32_t j)
+static uint32_t named_node(struct jh_graph *g, const struct jh_location *l, uint32_t id, uint32_t j,
+			   int inl)
 {
 	struct jh_graph_priv *gp = g->priv;
 	const char *fn = key_short(gp, g->m, l, j);
-	if (!j) /* a plain short name is interned already (namer) */
-		return fn[0] ? jh_graph_node_interned(g, fn, id, 0, 0) + 1 : UINT32_MAX;
+	if (!inl) /* a plain short name is interned already (namer) */
+		return fn[0] ? jh_graph_node_interned(g, fn, id, j, 0) + 1 : UINT32_MAX;
 	jh_sb_reset(&gp->sb);
 	jh_sb_adds(&gp->sb, fn);
 	jh_sb_adds(&gp->sb, " (inline)");
@@ -293,7 +294,13 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		g->keypool[g->nkeypool++] = nd;
 		return;
 	}
+	/* the frame filters may remove frames: the outermost one kept is the
+	 * location's function, the others are inlined into it */
+	uint32_t j0 = jh_frames_outer(gp, l);
 	for (uint32_t j = l->nframes; j-- > 0;) {
+		if (gp->fhide && gp->fhide[l->first + j])
+			continue;
+		int inl = j > j0;
 		struct jh_fmemo *fm = frame_memo(gp, l, j); /* NULL: unknown function */
 		if (fm && j == 0 && g->gran != JH_GRAN_FILES && !(fm->flags & FM_RUN_DONE))
 			fm->flags |= FM_RUN_DONE |
@@ -301,9 +308,9 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		int run = fm && j == 0 && g->gran != JH_GRAN_FILES && (fm->flags & FM_RUN);
 		if (!run && g->gran == JH_GRAN_FUNCTIONS && fm) {
 			/* a named frame's node depends on its name only */
-			uint32_t *nd = &fm->node[j > 0];
+			uint32_t *nd = &fm->node[inl];
 			if (!*nd)
-				*nd = named_node(g, l, id, j);
+				*nd = named_node(g, l, id, j, inl);
 			if (*nd != UINT32_MAX) {
 				JH_GROW(g->keypool, g->nkeypool + 1, g->keypool_alloc);
 				g->keypool[g->nkeypool++] = *nd - 1;
@@ -325,23 +332,23 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 		int bare = 0;
 		switch (g->gran) {
 		case JH_GRAN_FUNCTIONS:
-			if (unknown_fn && j == 0) {
+			if (unknown_fn && !inl) {
 				unknown_key(sb, l);
 				bare = !jh_loc_shown_module(l);
 			} else {
 				jh_sb_adds(sb, fn);
-				if (j)
+				if (inl)
 					jh_sb_adds(sb, " (inline)");
 			}
 			break;
 		case JH_GRAN_LINES: {
 			jh_sb_adds(sb, fn);
-			if (j)
+			if (inl)
 				jh_sb_adds(sb, " (inline)");
 			jh_sb_addc(sb, ' ');
 			size_t at = sb->len;
 			jh_frame_fileline(sb, m, l, j);
-			if (unknown_fn && j == 0 && !strcmp(sb->buf + at, "??:0")) {
+			if (unknown_fn && !inl && !strcmp(sb->buf + at, "??:0")) {
 				jh_sb_reset(sb);
 				unknown_key(sb, l);
 				bare = !jh_loc_shown_module(l);
@@ -352,7 +359,7 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			jh_pc_key(sb, l->pc);
 			jh_sb_addc(sb, ' ');
 			jh_sb_adds(sb, fn);
-			if (j)
+			if (inl)
 				jh_sb_adds(sb, " (inline)");
 			jh_sb_addc(sb, ' ');
 			jh_frame_fileline(sb, m, l, j);
@@ -379,8 +386,8 @@ static void translate_location(struct jh_graph *g, uint32_t id)
 			continue; /* jeprof skips empty keys */
 		/* a plain short name is interned already (namer) */
 		uint32_t nd = (sb->len == strlen(fn) && !memcmp(sb->buf, fn, sb->len) && fn != unk)
-				      ? jh_graph_node_interned(g, fn, id, j, j > 0)
-				      : jh_graph_node(g, sb->buf, sb->len, id, j, j > 0);
+				      ? jh_graph_node_interned(g, fn, id, j, inl)
+				      : jh_graph_node(g, sb->buf, sb->len, id, j, inl);
 		if (bare && g->nodes[nd].label == g->nodes[nd].key) {
 			/* jeprof prints a pc key that has a symbol tuple as
 			 * "<short> <file:line>" of its outermost level */
@@ -449,6 +456,18 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before,
 		for (size_t i = 0; i < n; i++)
 			if (loc_flag(gp, m, pool[start + i], gp->ignore, LF_IGNORE_DONE, LF_IGNORE))
 				return;
+	}
+	if (gp->frames_on) {
+		int own = pool == gp->pool;
+		JH_GROW(gp->pool, gp->npool + n, gp->pool_alloc);
+		if (own)
+			pool = gp->pool; /* moved */
+		size_t k = jh_frames_stack(gp, m, pool + start, n, gp->pool + gp->npool);
+		if (k == SIZE_MAX)
+			return;
+		pool = gp->pool;
+		start = gp->npool;
+		n = k;
 	}
 	int added;
 	uint32_t id = jh_seqset_put(&gp->stacks, pool, start, (uint32_t)n, &added);
@@ -585,8 +604,9 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	if (make_filter(&gp->focus, "focus", o->focus, d) ||
 	    make_filter(&gp->ignore, "ignore", o->ignore, d) ||
 	    make_filter(&gp->retain, "retain", o->retain, d) ||
-	    make_filter(&gp->exclude, "exclude", o->exclude, d))
+	    make_filter(&gp->exclude, "exclude", o->exclude, d) || jh_frames_make(gp, m, o, d))
 		return -1;
+	g->frame_hidden = gp->fhide;
 
 	enum jh_value v = o->value, v2 = g->value2;
 	if (thread < 0) {
@@ -608,7 +628,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 				  t->c[i].v[v2]);
 		}
 	}
-	g->locpool = (gp->retain || gp->exclude) ? gp->pool : m->locpool;
+	g->locpool = (gp->retain || gp->exclude || gp->frames_on) ? gp->pool : m->locpool;
 	jh_seqset_release(&gp->stacks); /* the stacks are merged: reports reuse its memory */
 	if (nodes) {
 		compute_nodes(g);
@@ -646,6 +666,7 @@ void jh_graph_release(struct jh_graph *g)
 		jh_filter_free(gp->ignore);
 		jh_filter_free(gp->retain);
 		jh_filter_free(gp->exclude);
+		jh_frames_release(gp);
 		jh_sb_release(&gp->sb);
 		jh_sb_release(&gp->sb2);
 		free(gp->lflags);

@@ -54,6 +54,11 @@ struct jh_graph_priv {
 	uint32_t *pool; /* own location pool (frame filters) */
 	size_t npool, pool_alloc;
 	struct jh_filter *focus, *ignore, *retain, *exclude;
+	/* pprof's frame filters (analyse_frames.c) */
+	struct jh_filter *hide, *show, *show_from, *prune_from;
+	int noinlines, frames_on;
+	uint8_t *vflags; /* per model location, VF_* (analyse_frames.c) */
+	uint8_t *fhide;  /* per model frame: 1 = removed by the frame filters */
 	struct jh_sb sb, sb2;
 	uint32_t *fid; /* per model frame: its jh_fmemo, UINT32_MAX = no name */
 	struct jh_fmemo *fm;
@@ -72,5 +77,18 @@ struct jh_graph_priv {
  * allocator's (removed with their callees, §6.6), to 0 for the others
  * (analyse_skip.c; needs gp->fid, gp->fm and keep_shorts). */
 void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8_t flag);
+
+/* Compiles the frame filters of o (--hide --show --show_from --prune_from,
+ * --noinlines); -1 with d set on a bad regex (analyse_frames.c). */
+int jh_frames_make(struct jh_graph_priv *gp, const struct jh_model *m,
+		   const struct jh_analysis_opts *o, struct jh_diag *d);
+void jh_frames_release(struct jh_graph_priv *gp);
+/* The frame filters on stack in[0..n) (leaf first): the locations kept
+ * written to out (may be in), their number returned; SIZE_MAX = the stack
+ * is dropped. */
+size_t jh_frames_stack(struct jh_graph_priv *gp, const struct jh_model *m, const uint32_t *in,
+		       size_t n, uint32_t *out);
+/* The outermost frame level of l the frame filters keep (0 without them). */
+uint32_t jh_frames_outer(const struct jh_graph_priv *gp, const struct jh_location *l);
 
 #endif

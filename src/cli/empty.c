@@ -53,11 +53,13 @@ int jh_graph_is_empty(const struct jh_graph *g, enum jh_output mode)
 /* "--focus=RE" etc. of the filters given, joined by spaces, into buf. */
 static int filters(const struct jh_options *o, char *buf, size_t size)
 {
-	const char *names[] = { "focus", "ignore", "retain", "exclude" };
-	const char *vals[] = { o->focus, o->ignore, o->retain, o->exclude };
+	const char *names[] = { "focus", "ignore", "retain",    "exclude",
+				"hide",  "show",   "show_from", "prune_from" };
+	const char *vals[] = { o->focus, o->ignore, o->retain,    o->exclude,
+			       o->hide,  o->show,   o->show_from, o->prune_from };
 	int n = 0;
 	buf[0] = 0;
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < JH_ARRAY_SIZE(names); i++) {
 		if (!vals[i])
 			continue;
 		size_t used = strlen(buf);
@@ -97,7 +99,7 @@ int jh_nothing_to_show(const struct jh_model *m, const struct jh_options *o, enu
 	}
 	char f[768];
 	int nf = filters(o, f, sizeof(f));
-	if (nf == 1 && (o->focus || o->retain))
+	if (nf == 1 && (o->focus || o->retain || o->show || o->show_from))
 		return jh_diag_set(d, JH_EXIT_NODATA, NULL, 0, "%s: nothing matches %s", lead, f);
 	if (nf == 1)
 		return jh_diag_set(d, JH_EXIT_NODATA, NULL, 0, "%s: %s drops everything", lead, f);

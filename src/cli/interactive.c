@@ -11,7 +11,11 @@
  *   collapsed                     --collapsed on stdout
  *   callgrind [FILE]              --callgrind on stdout or into FILE
  *   web | gv | evince [-IGNORE]   the graph in a viewer (or where it was written)
+ *   traces | tree [-IGNORE]...    Go pprof's text views
+ *   peek RE [-IGNORE]...          --peek=RE
  *   focus=RE  ignore=RE           set (empty: clear) --focus / --ignore for what follows
+ *   hide=RE show=RE show_from=RE prune_from=RE   the same for pprof's frame filters
+ *   noinlines                     turn --noinlines on or off
  *   help, quit (or end of input)
  * With a terminal on stdin, lines are read with libedit (editing, history).
  */
@@ -26,7 +30,12 @@ struct session {
 	const struct jh_model *m;
 	const struct jh_options *base; /* the command line */
 	char *focus, *ignore;          /* persistent filters (owned), NULL = none */
+	char *pf[4];                   /* --hide --show --show_from --prune_from (owned) */
+	int noinlines;
 };
+
+/* pprof's frame filters, as commands "NAME=RE" (session.pf[i]). */
+static const char *const pf_names[4] = { "hide", "show", "show_from", "prune_from" };
 
 static void help(void)
 {
@@ -45,10 +54,17 @@ static void help(void)
 	      "      The call graph as svg / ps / pdf in a viewer (or the file's name\n"
 	      "      when no display is set).\n"
 	      "  collapsed                     folded stacks for flamegraph.pl\n"
+	      "  traces [-ignore1] ...         every stack with its value (Go pprof's)\n"
+	      "  tree [-ignore1] ...           callers and callees of every function\n"
+	      "  peek <regexp> [-ignore1] ...  callers and callees of the matching ones\n"
 	      "  callgrind [filename]          callgrind format (stdout or the file)\n"
 	      "  focus=<regexp>                keep only stacks with a matching frame from now\n"
 	      "  ignore=<regexp>               drop stacks with a matching frame from now\n"
+	      "  hide=<regexp> show=<regexp>   remove the matching / the other frames\n"
+	      "  show_from=<regexp>            stacks start at the outermost match\n"
+	      "  prune_from=<regexp>           stacks end at the innermost match\n"
 	      "                                (an empty regexp clears the filter)\n"
+	      "  noinlines                     merge inlined frames into their caller (on/off)\n"
 	      "  help - This listing\n"
 	      "  quit or ^D - End jeheap\n"
 	      "\n"
@@ -176,13 +192,11 @@ static char *report_command(char *line, enum jh_output *mode)
 		const char *word;
 		enum jh_output mode;
 	} cmds[] = {
-		{ "text", JH_OUT_TEXT },
-		{ "list", JH_OUT_LIST },
-		{ "dot", JH_OUT_DOT },
-		{ "collapsed", JH_OUT_COLLAPSED },
-		{ "callgrind", JH_OUT_CALLGRIND },
-		{ "web", JH_OUT_WEB },
-		{ "gv", JH_OUT_GV },
+		{ "text", JH_OUT_TEXT },     { "list", JH_OUT_LIST },
+		{ "dot", JH_OUT_DOT },       { "collapsed", JH_OUT_COLLAPSED },
+		{ "traces", JH_OUT_TRACES }, { "tree", JH_OUT_TREE },
+		{ "peek", JH_OUT_PEEK },     { "callgrind", JH_OUT_CALLGRIND },
+		{ "web", JH_OUT_WEB },       { "gv", JH_OUT_GV },
 		{ "evince", JH_OUT_EVINCE },
 	};
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -217,9 +231,26 @@ static int execute(struct session *ss, char *line)
 		set_filter(&ss->ignore, "ignore", line + 7);
 		return 1;
 	}
+	for (int i = 0; i < 4; i++) {
+		size_t n = strlen(pf_names[i]);
+		if (!strncmp(line, pf_names[i], n) && line[n] == '=') {
+			set_filter(&ss->pf[i], pf_names[i], line + n + 1);
+			return 1;
+		}
+	}
+	if (command(line, "noinlines")) {
+		ss->noinlines = !ss->noinlines;
+		fprintf(stderr, "noinlines %s\n", ss->noinlines ? "on" : "off");
+		return 1;
+	}
 
 	struct jh_options o = *ss->base;
 	o.focus = ss->focus;
+	o.hide = ss->pf[0];
+	o.show = ss->pf[1];
+	o.show_from = ss->pf[2];
+	o.prune_from = ss->pf[3];
+	o.noinlines = ss->noinlines;
 	o.cum = 0;
 	struct jh_sb ign = JH_SB_INIT;
 	jh_sb_init(&ign);
@@ -255,13 +286,16 @@ static int execute(struct session *ss, char *line)
 	if (a.lines)
 		o.granularity = JH_GRAN_LINES;
 	o.ignore = join_ignore(&ign, ss->ignore, a.ignore.buf);
-	if (o.output == JH_OUT_LIST) {
+	int needs_re = o.output == JH_OUT_LIST || o.output == JH_OUT_PEEK;
+	if (needs_re) {
 		if (!a.focus.len)
-			fputs("list: give a routine regexp (list <regexp>)\n", stderr);
+			fprintf(stderr, "%s: give a routine regexp (%s <regexp>)\n",
+				o.output == JH_OUT_LIST ? "list" : "peek",
+				o.output == JH_OUT_LIST ? "list" : "peek");
 		else
 			list_re = a.focus.buf;
 	}
-	if (o.output != JH_OUT_LIST || list_re)
+	if (!needs_re || list_re)
 		run(ss, &o, list_re, NULL);
 	args_release(&a);
 	jh_sb_release(&ign);
@@ -324,8 +358,15 @@ static void loop_plain(struct session *ss)
 int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d)
 {
 	(void)d;
-	struct session ss = { m, o, o->focus ? xstrdup(o->focus) : NULL,
-			      o->ignore ? xstrdup(o->ignore) : NULL };
+	struct session ss = { m,
+			      o,
+			      o->focus ? xstrdup(o->focus) : NULL,
+			      o->ignore ? xstrdup(o->ignore) : NULL,
+			      { NULL },
+			      o->noinlines };
+	const char *pf[4] = { o->hide, o->show, o->show_from, o->prune_from };
+	for (int i = 0; i < 4; i++)
+		ss.pf[i] = pf[i] ? xstrdup(pf[i]) : NULL;
 	fputs("Welcome to jeheap!  For help, type 'help'.\n", stderr);
 	if (isatty(0))
 		loop_editline(&ss);
@@ -333,5 +374,7 @@ int jh_interactive(const struct jh_model *m, const struct jh_options *o, struct 
 		loop_plain(&ss);
 	free(ss.focus);
 	free(ss.ignore);
+	for (int i = 0; i < 4; i++)
+		free(ss.pf[i]);
 	return JH_EXIT_OK;
 }

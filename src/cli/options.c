@@ -70,6 +70,11 @@ enum id {
 	O_VERBOSE,
 	O_TRUST_BINARIES,
 	O_ALL_TYPES,
+	O_HIDE,
+	O_SHOW,
+	O_SHOW_FROM,
+	O_PRUNE_FROM,
+	O_NOINLINES,
 };
 
 struct opt {
@@ -154,6 +159,15 @@ static const struct opt opts[] = {
 	{ "proto", K_OUTPUT, JH_OUT_PROTO },
 	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
 	{ "all-types", K_FLAG, O_ALL_TYPES },
+	/* Go pprof's */
+	{ "traces", K_OUTPUT, JH_OUT_TRACES },
+	{ "tree", K_OUTPUT, JH_OUT_TREE },
+	{ "peek", K_OUTPUT_S, JH_OUT_PEEK },
+	{ "hide", K_STR, O_HIDE },
+	{ "show", K_STR, O_SHOW },
+	{ "show_from", K_STR, O_SHOW_FROM },
+	{ "prune_from", K_STR, O_PRUNE_FROM },
+	{ "noinlines", K_FLAG, O_NOINLINES },
 };
 
 void jh_options_usage(FILE *f)
@@ -166,9 +180,11 @@ void jh_options_usage(FILE *f)
 	      "Output (default: interactive on a terminal, else --text):\n"
 	      "  --text --top[=N] --collapsed --flamegraph --html --dot --svg --pdf --png\n"
 	      "  --web --callgrind --proto --speedscope --list=RE --raw  --output=FILE\n"
+	      "  --traces --tree --peek=RE (Go pprof's text views)\n"
 	      "Values:  --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
+	      "         pprof's --hide --show --show_from --prune_from (=RE) --noinlines\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
 	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
 	      "\n"
@@ -366,6 +382,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_REVERSE: o->flame.reverse = on; break;
 		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
 		case O_ALL_TYPES: o->all_types = on; break;
+		case O_NOINLINES: o->noinlines = on; break;
 		}
 		return 0;
 	}
@@ -399,6 +416,10 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_IGNORE: o->ignore = v; break;
 		case O_RETAIN: o->retain = v; break;
 		case O_EXCLUDE: o->exclude = v; break;
+		case O_HIDE: o->hide = v; break;
+		case O_SHOW: o->show = v; break;
+		case O_SHOW_FROM: o->show_from = v; break;
+		case O_PRUNE_FROM: o->prune_from = v; break;
 		case O_OUTPUT_FILE: o->output_file = v; break;
 		case O_TITLE: o->flame.title = v; break;
 		case O_SYSROOT: o->sym.sysroot = v; break;
@@ -628,6 +649,11 @@ struct jh_analysis_opts jh_options_analysis(const struct jh_options *o, struct j
 		.ignore = o->ignore,
 		.retain = o->retain,
 		.exclude = o->exclude,
+		.hide = o->hide,
+		.show = o->show,
+		.show_from = o->show_from,
+		.prune_from = o->prune_from,
+		.noinlines = o->noinlines,
 		.run_ids = run_ids,
 	};
 }

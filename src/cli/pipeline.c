@@ -54,7 +54,10 @@ static int supported(enum jh_output mode)
 	case JH_OUT_WEB_FLAME:
 	case JH_OUT_INTERACTIVE:
 	case JH_OUT_PROTO:
-	case JH_OUT_SPEEDSCOPE: return 1;
+	case JH_OUT_SPEEDSCOPE:
+	case JH_OUT_TRACES:
+	case JH_OUT_TREE:
+	case JH_OUT_PEEK: return 1;
 	default: return 0;
 	}
 }

@@ -71,6 +71,9 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	case JH_OUT_LIST: return jh_report_list(out, g, &ro, o->list_re, d);
 	case JH_OUT_TEXT: return jh_report_text(out, g, &ro, -1);
 	case JH_OUT_TOP: return jh_report_text(out, g, &ro, o->top_n);
+	case JH_OUT_TRACES: return jh_report_traces(out, g);
+	case JH_OUT_TREE: return jh_report_tree(out, g, NULL, d);
+	case JH_OUT_PEEK: return jh_report_tree(out, g, o->list_re, d);
 	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
 	case JH_OUT_FLAMEGRAPH: return jh_report_flamegraph(out, g, ro.flame);
 	case JH_OUT_HTML: return jh_report_html(out, g, ro.flame);

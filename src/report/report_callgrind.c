@@ -61,8 +61,13 @@ static const struct site *site_of(struct cg *c, uint32_t loc)
 	}
 	const struct jh_location *l = &m->locs[loc];
 	if (l->nframes) {
-		/* jeprof: the outermost frame's short name, "??" when unknown */
-		const struct jh_frame *f = &m->frames.items[l->first];
+		/* jeprof: the outermost frame's short name, "??" when unknown
+		 * (the outermost one the frame filters keep) */
+		const uint8_t *hid = c->g->frame_hidden;
+		uint32_t j0 = 0;
+		while (hid && j0 + 1 < l->nframes && hid[l->first + j0])
+			j0++;
+		const struct jh_frame *f = &m->frames.items[l->first + j0];
 		s->fn = f->func ? jh_namer_short(&c->namer, f->func) : jh_intern(&c->names, "??");
 		if (f->file) {
 			s->file = jh_intern(&c->names, f->file);

@@ -55,6 +55,7 @@ struct writer {
 	Sample **samples;
 	size_t nsamples, samples_alloc;
 	struct jh_sb sb;
+	const uint8_t *hidden; /* per model frame: removed by the frame filters (or NULL) */
 };
 
 static uint64_t fn_key(int64_t a, int64_t b, int64_t c)
@@ -144,10 +145,15 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 		ln->function_id = function_id(w, w->sb.buf, w->sb.buf, NULL, 0);
 		pl->line[pl->n_line++] = ln;
 	}
-	int any_file = 0, any_line = 0;
+	int any_file = 0, any_line = 0, ninl = 0;
 	for (uint32_t k = 0; k < l->nframes; k++) {
 		/* frames are outermost first, pprof's lines innermost first */
-		const struct jh_frame *f = &m->frames.items[l->first + l->nframes - 1 - k];
+		uint32_t fi = l->first + l->nframes - 1 - k;
+		if (w->hidden && w->hidden[fi]) { /* --hide, --noinlines ... */
+			pl->n_line--;
+			continue;
+		}
+		const struct jh_frame *f = &m->frames.items[fi];
 		const char *name = f->func ? f->func : "??";
 		const char *sys = NULL; /* the real function's: the symbol table's name */
 		if (k == l->nframes - 1 && f->func && m->sym &&
@@ -157,7 +163,7 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 		perftools__profiles__line__init(ln);
 		ln->function_id = function_id(w, name, sys ? sys : name, f->file, f->decl_line);
 		ln->line = f->line;
-		pl->line[k] = ln;
+		pl->line[ninl++] = ln;
 		any_file |= f->file != NULL;
 		any_line |= f->line != 0;
 	}
@@ -165,7 +171,7 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 		mm->has_functions |= l->nframes > 0;
 		mm->has_filenames |= any_file;
 		mm->has_line_numbers |= any_line;
-		mm->has_inline_frames |= l->nframes > 1;
+		mm->has_inline_frames |= pl->n_line > 1;
 	}
 	JH_GROW(w->locs, w->nlocs + 1, w->locs_alloc);
 	w->locs[w->nlocs++] = pl;
@@ -383,6 +389,7 @@ int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, e
 	struct writer w;
 	memset(&w, 0, sizeof(w));
 	w.m = m;
+	w.hidden = g[0]->frame_hidden; /* every view has the same filters */
 	perftools__profiles__profile__init(&w.prof);
 	jh_pstr_init(&w.str);
 	jh_u64map_init(&w.fn_index);

@@ -36,6 +36,7 @@ struct ss {
 	size_t nframes, alloc;
 	uint32_t **loc_frames; /* per model location: frame ids, outermost first, [0] = count */
 	struct jh_sb sb;
+	const uint8_t *hidden; /* per model frame: removed by the frame filters (or NULL) */
 };
 
 static uint32_t frame_id(struct ss *w, const char *name, size_t n)
@@ -68,13 +69,23 @@ static const uint32_t *loc_frames(struct ss *w, uint32_t l)
 	uint32_t *f = xmalloc((cnt + 1) * sizeof(*f));
 	f[0] = 0;
 	const char *s = w->sb.buf, *e = s + w->sb.len;
-	while (s <= e && w->sb.len) {
+	const struct jh_location *loc = &w->m->locs[l];
+	uint32_t j0 = 0; /* the outermost frame the frame filters keep */
+	while (w->hidden && j0 + 1 < loc->nframes && w->hidden[loc->first + j0])
+		j0++;
+	for (uint32_t k = 0; s <= e && w->sb.len; k++) { /* element k: frame k */
 		const char *q = memchr(s, ';', (size_t)(e - s));
 		if (!q)
 			q = e;
 		size_t n = (size_t)(q - s);
 		static const char inl[] = "[inline]";
-		if (n >= sizeof(inl) - 1 && !memcmp(q - (sizeof(inl) - 1), inl, sizeof(inl) - 1)) {
+		int hid = w->hidden && k < loc->nframes && w->hidden[loc->first + k];
+		if (hid) {
+			/* removed by --hide, --noinlines ... */
+		} else if (w->hidden && k == j0) {
+			f[++f[0]] = frame_id(w, s, n >= 8 && !memcmp(q - 8, inl, 8) ? n - 8 : n);
+		} else if (n >= sizeof(inl) - 1 &&
+			   !memcmp(q - (sizeof(inl) - 1), inl, sizeof(inl) - 1)) {
 			struct jh_sb t = JH_SB_INIT;
 			jh_sb_init(&t);
 			jh_sb_add(&t, s, n - (sizeof(inl) - 1));
@@ -136,6 +147,7 @@ int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nvie
 	memset(&w, 0, sizeof(w));
 	w.out = out;
 	w.m = g[0]->m;
+	w.hidden = g[0]->frame_hidden; /* every view has the same filters */
 	jh_u64map_init(&w.frame_of);
 	jh_sb_init(&w.sb);
 	w.loc_frames = xcalloc(w.m->nlocs + 1, sizeof(*w.loc_frames));

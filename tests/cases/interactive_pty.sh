@@ -43,6 +43,15 @@ sections['topfocus'] = cmd('top')
 sections['history'] = cmd('\x1b[A')           # up arrow: runs 'top' again
 sections['unknown'] = cmd('frobnicate')
 sections['list'] = cmd('list ^recurse$')
+# Go pprof's views and frame filters
+sections['focusclear'] = cmd('focus=')
+sections['peek'] = cmd('peek ^mid$')
+sections['hide'] = cmd('hide=recurse')
+sections['traces'] = cmd('traces')
+sections['hideclear'] = cmd('hide=')
+sections['showfrom'] = cmd('show_from=mid')
+sections['noinlines'] = cmd('noinlines')
+sections['tree'] = cmd('tree')
 os.write(fd, b'quit\r')
 rest = b''
 while True:
@@ -71,6 +80,21 @@ sec history | grep -q ' recurse$' || fail "history: up arrow did not repeat top"
 sec unknown | grep -q "Unknown command: try 'help'." || fail "unknown command"
 sec list | grep -q '^ROUTINE ====================== recurse in ' || fail "list"
 grep -q '^=== exit 0$' "$T/pty.out" || fail "quit: $(tail -1 "$T/pty.out")"
+# pprof's commands print what the same options print (pprof_views.sh checks those against
+# go tool pprof): the section without the command's echo and the next prompt
+report() { sec "$1" | sed '1d;$d'; }
+"$JEHEAP" --quiet --peek='^mid$' "$PROG" "$HEAP" >"$T/peek.want" 2>/dev/null
+report peek | cmp -s - "$T/peek.want" || fail "peek: $(report peek | diff - "$T/peek.want" | head)"
+grep -q '| mid$' "$T/peek.want" || fail "peek: no row for mid"
+"$JEHEAP" --quiet --traces --hide=recurse "$PROG" "$HEAP" >"$T/traces.want" 2>/dev/null
+report traces | cmp -s - "$T/traces.want" ||
+	fail "traces: $(report traces | diff - "$T/traces.want" | head)"
+! grep -q recurse "$T/traces.want" || fail "traces --hide=recurse: recurse shown"
+"$JEHEAP" --quiet --tree --show_from=mid --noinlines "$PROG" "$HEAP" >"$T/tree.want" 2>/dev/null
+report tree | cmp -s - "$T/tree.want" || fail "tree: $(report tree | diff - "$T/tree.want" | head)"
+! grep -q '| main$' "$T/tree.want" || fail "tree --show_from=mid: main shown"
+sec showfrom | grep -q "show_from = 'mid'" || fail "show_from=: $(sec showfrom)"
+sec noinlines | grep -q "noinlines on" || fail "noinlines: $(sec noinlines)"
 
 # Without a terminal the same commands work line by line; end of input exits 0.
 printf 'top2\nfocus=mid\ntop2\n' | "$JEHEAP" --interactive "$PROG" "$HEAP" >"$T/pipe.out" 2>"$T/pipe.err" \

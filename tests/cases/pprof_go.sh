@@ -8,17 +8,8 @@
 #     function's start line (`s=N`) is llvm-symbolizer's "Function start line" for it;
 #   - with --base the values are negative where the profile shrank (a golden pair).
 # The comparisons are tests/tools/pprof_oracle.py's. Go runs offline in temporary dirs.
-set -uo pipefail
-export LC_ALL=C
-SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}")
-ORACLE=$SRC/tests/tools/pprof_oracle.py
-command -v go >/dev/null || { echo "pprof_go: SKIP: go missing (golang-go)" >&2; exit 77; }
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-export HOME=$TMP/home GOCACHE=$TMP/gocache GOPATH=$TMP/gopath GOFLAGS= GOPROXY=off
-export GOTOOLCHAIN=local PPROF_TMPDIR=$TMP/pprof
-mkdir -p "$HOME" "$PPROF_TMPDIR"
-source "$SRC/tests/fixtures/golden_bins.sh"
+NAME=pprof_go
+source "${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/fixtures/go_pprof_env.sh"
 
 # Failures print a line starting FAIL (counted at the end: the cases run in subshells).
 check() { # NAME COMMAND...

@@ -56,6 +56,27 @@ static void test_spellings(void **state)
 	assert_int_equal(o.nprofiles, 2);
 	assert_string_equal(o.profiles[0], "-");
 	jh_options_release(&o);
+
+	/* Go pprof's: --show exact (not a prefix of --show_bytes), -peek RE */
+	assert_int_equal(parse(&o, &d, "--show=a", "-hide", "b", "--show_from=c", "--prune_from=d",
+			       "--noinlines", "-peek", "main", "p.heap", NULL),
+			 0);
+	assert_int_equal(o.output, JH_OUT_PEEK);
+	assert_string_equal(o.list_re, "main");
+	assert_string_equal(o.show, "a");
+	assert_string_equal(o.hide, "b");
+	assert_string_equal(o.show_from, "c");
+	assert_string_equal(o.prune_from, "d");
+	assert_true(o.noinlines);
+	assert_false(o.show_bytes);
+	jh_options_release(&o);
+	assert_int_equal(parse(&o, &d, "--tree", "--no-noinlines", "p.heap", NULL), 0);
+	assert_int_equal(o.output, JH_OUT_TREE);
+	assert_false(o.noinlines);
+	jh_options_release(&o);
+	assert_int_equal(parse(&o, &d, "--traces", "p.heap", NULL), 0);
+	assert_int_equal(o.output, JH_OUT_TRACES);
+	jh_options_release(&o);
 }
 
 static void test_program_detection(void **state)
@@ -108,9 +129,15 @@ static void test_errors(void **state)
 	struct jh_options o;
 	struct jh_diag d;
 	assert_int_equal(parse(&o, &d, "--t", "p", NULL), -1);
-	assert_string_equal(d.msg, "option '--t' is ambiguous: --text --top --thread --total_delay "
-				   "--tools --test --test_stride --title --trust-binaries");
+	assert_string_equal(
+		d.msg, "option '--t' is ambiguous: --text --top --thread --total_delay "
+		       "--tools --test --test_stride --title --trust-binaries --traces --tree");
 	assert_int_equal(d.code, JH_EXIT_USAGE);
+	/* pprof's options made these prefixes ambiguous */
+	assert_int_equal(parse(&o, &d, "--sh", "p", NULL), -1);
+	assert_string_equal(d.msg, "option '--sh' is ambiguous: --show_bytes --show --show_from");
+	assert_int_equal(parse(&o, &d, "--pr", "p", NULL), -1);
+	assert_string_equal(d.msg, "option '--pr' is ambiguous: --proto --prune_from");
 	assert_int_equal(parse(&o, &d, "--text", "--dot", "p", NULL), -1);
 	assert_string_equal(d.msg, "only specify one output mode (--text and --dot)");
 	assert_int_equal(parse(&o, &d, "--disasm=x", "p", NULL), -1);

@@ -153,11 +153,18 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 		if (!jh_graph_loc_used(g, (uint32_t)l))
 			continue;
 		const struct jh_location *loc = &m->locs[l];
+		/* the frame filters' (--hide, --noinlines, ...): the outermost
+		 * frame kept is the function, the others are inlined into it */
+		const uint8_t *hid = g->frame_hidden;
+		uint32_t j0 = 0;
+		while (hid && j0 + 1 < loc->nframes && hid[loc->first + j0])
+			j0++;
 		if (all_named(fid, loc)) {
 			JH_GROW(el, nel + loc->nframes, alloc);
 			for (uint32_t i = 0; i < loc->nframes; i++) {
 				uint32_t f = loc->first + i;
-				el[nel++] = frame_elem(&ec, f, fid[f], i != 0);
+				if (!hid || !hid[f])
+					el[nel++] = frame_elem(&ec, f, fid[f], i > j0);
 			}
 			continue;
 		}
@@ -166,13 +173,18 @@ static void build_elements(struct jh_coll *c, struct jh_arena *strs, int recs)
 		/* jh_collapsed_name joins a location's frames with ';' (names
 		 * never contain one), their "[inline]" written */
 		const char *p = sb.buf, *end = sb.buf + sb.len;
-		for (;;) {
+		for (uint32_t k = 0;; k++) { /* element k: frame k (if any) */
 			const char *e = memchr(p, ';', (size_t)(end - p));
 			if (!e)
 				e = end;
-			JH_GROW(el, nel + 1, alloc);
-			el[nel++] = new_elem(&ec, jh_arena_name(strs, p, (size_t)(e - p)),
-					     (size_t)(e - p), 0);
+			size_t n = (size_t)(e - p);
+			int skip = hid && k < loc->nframes && hid[loc->first + k];
+			if (hid && k == j0 && n > 8 && !memcmp(e - 8, "[inline]", 8))
+				n -= 8; /* the outermost frame kept */
+			if (!skip) {
+				JH_GROW(el, nel + 1, alloc);
+				el[nel++] = new_elem(&ec, jh_arena_name(strs, p, n), n, 0);
+			}
 			if (e == end)
 				break;
 			p = e + 1;

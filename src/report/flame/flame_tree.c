@@ -15,6 +15,20 @@ struct fitem {
 };
 
 
+/* The frame level of element e of location l: the e-th frame the frame
+ * filters (--hide, --noinlines ...) keep. */
+static uint32_t elem_level(const struct jh_graph *g, uint32_t l, uint32_t e)
+{
+	const uint8_t *hid = g->frame_hidden;
+	const struct jh_location *loc = &g->m->locs[l];
+	if (!hid)
+		return e;
+	for (uint32_t j = 0, k = 0; j < loc->nframes; j++)
+		if (!hid[loc->first + j] && k++ == e)
+			return j;
+	return e;
+}
+
 /* Stack s's elements into *buf: root first, or the leaf first (and a
  * location's innermost frame first) when reverse. Returns their count. */
 static size_t stack_items(const struct jh_coll *c, uint32_t s, int reverse, struct fitem **buf,
@@ -30,7 +44,7 @@ static size_t stack_items(const struct jh_coll *c, uint32_t s, int reverse, stru
 		JH_GROW(*buf, n + ne, *alloc);
 		for (uint32_t j = 0; j < ne; j++) {
 			uint32_t e = reverse ? ne - 1 - j : j;
-			(*buf)[n++] = (struct fitem){ c->rk[a + e], l, e };
+			(*buf)[n++] = (struct fitem){ c->rk[a + e], l, elem_level(g, l, e) };
 		}
 	}
 	return n;

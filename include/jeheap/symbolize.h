@@ -66,6 +66,8 @@ struct jh_symbolizer_opts {
 	size_t ndebug_dirs;
 	int jobs;           /* worker threads; 0 = number of online cores */
 	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
+	const char *cache_dir; /* symbol cache folder (sym_cache.h); NULL: no cache */
+	uint64_t cache_size;   /* bound of the cache folder in bytes; 0: none */
 	jh_sym_progress_fn progress; /* NULL: no progress reports */
 	void *progress_ctx;
 };

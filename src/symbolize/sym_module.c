@@ -22,7 +22,8 @@ static uint64_t page_up(uint64_t x)
 	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 }
 
-static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
+/* The debug file and dwz file: found now (cheap), read only by jh_module_load. */
+static void find_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
@@ -31,13 +32,6 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
 	if (!m->dbg)
 		return;
-	struct jh_diag d = { { 0 }, 0 };
-	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
-	if (!m->secs) {
-		if (d.msg[0])
-			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
-		return;
-	}
 	jh_sb_init(&tried);
 	m->alt = jh_find_alt(o, m->dbg, &tried);
 	const unsigned char *id;
@@ -47,6 +41,29 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 		jh_warn("%s: dwz file %s not found (tried: %s); names from it stay unknown",
 			jh_elf_image_path(m->dbg), altname, tried.buf);
 	jh_sb_release(&tried);
+	if (m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
+		m->symfallback = m->dbg;
+}
+
+void jh_module_load(struct jh_module *m)
+{
+	if (!m || !m->usable || m->loaded)
+		return;
+	m->loaded = 1;
+	/* build the symbol tables now, while only one thread runs */
+	jh_elf_image_lookup(m->symimg, 0);
+	if (m->symfallback)
+		jh_elf_image_lookup(m->symfallback, 0);
+	JH_TRACE("module %s: symbols", m->mappath);
+	if (!m->dbg)
+		return;
+	struct jh_diag d = { { 0 }, 0 };
+	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
+	if (!m->secs) {
+		if (d.msg[0])
+			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
+		return;
+	}
 	if (m->alt)
 		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
 	JH_TRACE("module %s: sections open", m->mappath);
@@ -99,20 +116,13 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	return finish_open(o, m);
 }
 
-/* bin open: the rest of the module (debug file, dwz, symbols). */
+/* bin open: the rest of the module (debug file and dwz file found, not read). */
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	m->usable = 1;
 	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
-	open_dwarf(o, m);
-	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
-		m->symfallback = m->dbg;
-	/* build the symbol tables now, while only one thread runs */
-	jh_elf_image_lookup(m->symimg, 0);
-	if (m->symfallback)
-		jh_elf_image_lookup(m->symfallback, 0);
-	JH_TRACE("module %s: symbols", m->mappath);
+	find_dwarf(o, m);
 	return m;
 }
 
@@ -187,8 +197,9 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	return m->bin ? finish_open(o, m) : m;
 }
 
-const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a)
+const struct jh_elf_sym *jh_module_symbol(struct jh_module *m, uint64_t a)
 {
+	jh_module_load(m);
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
 	if (!sym && m->symfallback)
 		sym = jh_elf_image_lookup(m->symfallback, a);
@@ -216,6 +227,8 @@ void jh_module_close(struct jh_module *m)
 	free(m->key);
 	free(m->mappath);
 	free(m->file);
+	free(m->cache_name);
+	free(m->cache_sig);
 	free(m);
 }
 

@@ -49,6 +49,7 @@ struct jh_options {
 	const char *cache_size; /* --cache-size=N[KMG] */
 	char *cache_path;       /* the cache folder used (o->sym.cache_dir), owned */
 	int symbols_only;       /* --symbols-only: fill the cache, no report */
+	const char *debuginfod; /* --debuginfod=URLS */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

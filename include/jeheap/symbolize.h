@@ -68,6 +68,8 @@ struct jh_symbolizer_opts {
 	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
 	const char *cache_dir; /* symbol cache folder (sym_cache.h); NULL: no cache */
 	uint64_t cache_size;   /* bound of the cache folder in bytes; 0: none */
+	const char *debuginfod; /* debuginfod server URLs (DEBUGINFOD_URLS); NULL: none asked */
+	struct jh_debuginfod *debuginfod_client; /* the symbolizer's own (set by it) */
 	jh_sym_progress_fn progress; /* NULL: no progress reports */
 	void *progress_ctx;
 };

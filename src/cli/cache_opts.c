@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "N", "NK", "NM", "NG" (binary units, case ignored) -> bytes. */
 static int parse_size(const char *v, uint64_t *out)
@@ -36,6 +37,37 @@ static const char *env(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/*
+ * The debuginfod servers: --debuginfod=URLS (put into DEBUGINFOD_URLS, where
+ * libdebuginfod reads them), else DEBUGINFOD_URLS; none with --no-cache (the
+ * downloads are a cache). Bounded waits: DEBUGINFOD_TIMEOUT defaults to
+ * JH_DEBUGINFOD_TIMEOUT seconds; libdebuginfod's own progress on a terminal.
+ */
+static int set_debuginfod(struct jh_options *o, struct jh_diag *d)
+{
+	o->sym.debuginfod = NULL;
+#ifndef JH_HAVE_DEBUGINFOD
+	if (o->debuginfod)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--debuginfod: this jeheap was built without libdebuginfod%s", "");
+	return 0;
+#else
+	if (o->debuginfod && o->no_cache)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--debuginfod downloads into a cache: not with --no-cache%s", "");
+	if (o->debuginfod)
+		setenv("DEBUGINFOD_URLS", o->debuginfod, 1);
+	const char *urls = env("DEBUGINFOD_URLS");
+	if (!urls || o->no_cache)
+		return 0;
+	setenv("DEBUGINFOD_TIMEOUT", JH_DEBUGINFOD_TIMEOUT, 0);
+	if (o->quiet < 2 && isatty(2))
+		setenv("DEBUGINFOD_PROGRESS", "1", 0);
+	o->sym.debuginfod = urls;
+	return 0;
+#endif
+}
+
 int jh_cache_options(struct jh_options *o, struct jh_diag *d)
 {
 	o->sym.cache_size = JH_CACHE_SIZE_DEFAULT;
@@ -44,6 +76,8 @@ int jh_cache_options(struct jh_options *o, struct jh_diag *d)
 				   "--cache-size: '%s' is not a size (e.g. 300M, 2G)",
 				   o->cache_size);
 	o->sym.cache_dir = NULL;
+	if (set_debuginfod(o, d) != 0)
+		return -1;
 	if (o->no_cache && o->symbols_only)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 				   "--symbols-only fills the symbol cache: not with --no-cache%s", "");

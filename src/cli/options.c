@@ -75,6 +75,7 @@ enum id {
 	O_CACHE_DIR,
 	O_CACHE_SIZE,
 	O_SYMBOLS_ONLY,
+	O_DEBUGINFOD,
 };
 
 struct opt {
@@ -163,6 +164,7 @@ static const struct opt opts[] = {
 	{ "cache-dir", K_STR, O_CACHE_DIR },
 	{ "cache-size", K_STR, O_CACHE_SIZE },
 	{ "symbols-only", K_FLAG, O_SYMBOLS_ONLY },
+	{ "debuginfod", K_STR, O_DEBUGINFOD },
 };
 
 void jh_options_usage(FILE *f)
@@ -179,6 +181,7 @@ void jh_options_usage(FILE *f)
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
+	      "         --debuginfod=URL  --no-cache --cache-dir=DIR --symbols-only (cache)\n"
 	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
 	      "\n"
 	      "Examples:\n"
@@ -415,6 +418,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_SYSROOT: o->sym.sysroot = v; break;
 		case O_CACHE_DIR: o->cache_dir = v; break;
 		case O_CACHE_SIZE: o->cache_size = v; break;
+		case O_DEBUGINFOD: o->debuginfod = v; break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;

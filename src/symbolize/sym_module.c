@@ -5,6 +5,7 @@
 #include "sym_module.h"
 
 #include "jeheap/debug_find.h"
+#include "sym_debuginfod.h"
 #include "jeheap/trace.h"
 
 #include <elf.h>
@@ -28,14 +29,16 @@ static void find_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
 	m->dbg = jh_find_debug(o, m->bin, &tried);
+	size_t idlen;
+	const unsigned char *id = jh_elf_image_build_id(m->bin, &idlen);
+	if (!m->dbg && id && o->debuginfod_client)
+		m->dbg = jh_debuginfod_find(o->debuginfod_client, id, idlen, 0, m->mappath);
 	jh_sb_release(&tried);
 	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
 	if (!m->dbg)
 		return;
 	jh_sb_init(&tried);
 	m->alt = jh_find_alt(o, m->dbg, &tried);
-	const unsigned char *id;
-	size_t idlen;
 	const char *altname = jh_elf_image_altlink(m->dbg, &id, &idlen);
 	if (altname && !m->alt)
 		jh_warn("%s: dwz file %s not found (tried: %s); names from it stay unknown",
@@ -152,6 +155,8 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	jh_sb_init(&tried);
 	struct jh_elf_image *byid = jh_find_by_build_id(o, id, idlen, &tried);
 	char *path = jh_find_binary(o, mappath, &tried);
+	if (!byid && !path && o->debuginfod_client)
+		byid = jh_debuginfod_find(o->debuginfod_client, id, idlen, 1, mappath);
 	struct jh_diag d = { { 0 }, 0 };
 	struct jh_elf_image *atpath = path ? jh_elf_image_open(path, &d) : NULL;
 	size_t plen = 0;

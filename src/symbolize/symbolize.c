@@ -14,6 +14,7 @@
 #include "jh_demangle.h"
 #include "jeheap/trace.h"
 #include "sym_cache.h"
+#include "sym_debuginfod.h"
 #include "sym_identity.h"
 #include "sym_module.h"
 
@@ -69,6 +70,8 @@ struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o)
 	s->o.program = o->program ? xstrdup(o->program) : NULL;
 	s->o.sysroot = o->sysroot ? xstrdup(o->sysroot) : NULL;
 	s->o.cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
+	s->o.debuginfod = NULL; /* only the client needs them */
+	s->o.debuginfod_client = jh_debuginfod_new(o->debuginfod, o->cache_dir);
 	s->o.lib_prefixes = copy_strs(o->lib_prefixes, o->nlib_prefixes);
 	s->o.add_libs = copy_strs(o->add_libs, o->nadd_libs);
 	s->o.debug_dirs = copy_strs(o->debug_dirs, o->ndebug_dirs);
@@ -94,6 +97,7 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 	free((char *)s->o.program);
 	free((char *)s->o.sysroot);
 	free((char *)s->o.cache_dir);
+	jh_debuginfod_free(s->o.debuginfod_client);
 	free_strs(s->o.lib_prefixes, s->o.nlib_prefixes);
 	free_strs(s->o.add_libs, s->o.nadd_libs);
 	free_strs(s->o.debug_dirs, s->o.ndebug_dirs);
@@ -695,6 +699,7 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
 	JH_TRACE("symbolize: resolved");
+	jh_debuginfod_warn(s->o.debuginfod_client);
 	if (rc == 0)
 		cache_save(s);
 	if (rc == 0) {

@@ -18,9 +18,21 @@ static int parse_size(const char *v, uint64_t *out)
 		return -1;
 	int shift = 0;
 	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
 	default: break;
 	}
 	if ((*end == 'b' || *end == 'B') && shift)
@@ -49,12 +61,14 @@ static int set_debuginfod(struct jh_options *o, struct jh_diag *d)
 #ifndef JH_HAVE_DEBUGINFOD
 	if (o->debuginfod)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-				   "--debuginfod: this jeheap was built without libdebuginfod%s", "");
+				   "--debuginfod: this jeheap was built without libdebuginfod%s",
+				   "");
 	return 0;
 #else
 	if (o->debuginfod && o->no_cache)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-				   "--debuginfod downloads into a cache: not with --no-cache%s", "");
+				   "--debuginfod downloads into a cache: not with --no-cache%s",
+				   "");
 	if (o->debuginfod)
 		setenv("DEBUGINFOD_URLS", o->debuginfod, 1);
 	const char *urls = env("DEBUGINFOD_URLS");
@@ -80,7 +94,8 @@ int jh_cache_options(struct jh_options *o, struct jh_diag *d)
 		return -1;
 	if (o->no_cache && o->symbols_only)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-				   "--symbols-only fills the symbol cache: not with --no-cache%s", "");
+				   "--symbols-only fills the symbol cache: not with --no-cache%s",
+				   "");
 	if (o->no_cache)
 		return 0;
 	struct jh_sb sb = JH_SB_INIT;

@@ -231,8 +231,8 @@ static uint32_t str_index(struct jh_u64map *idx, const char ***strs, size_t *n, 
 	return (uint32_t)*v;
 }
 
-static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_rec *recs,
-		   size_t n, const struct jh_frame *fr)
+static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_rec *recs, size_t n,
+		   const struct jh_frame *fr)
 {
 	struct jh_u64map idx;
 	jh_u64map_init(&idx);

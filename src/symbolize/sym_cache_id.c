@@ -65,11 +65,12 @@ void jh_module_cache_id(struct jh_module *m)
 		const char *b = strrchr(jh_elf_image_path(m->bin), '/');
 		b = b ? b + 1 : jh_elf_image_path(m->bin);
 		for (size_t i = 0; b[i] && i < 40; i++)
-			jh_sb_addc(&name, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						 "0123456789_+",
-						 b[i]) && b[i]
-						  ? b[i]
-						  : '_');
+			jh_sb_addc(&name,
+				   strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789_+",
+					  b[i]) && b[i]
+					   ? b[i]
+					   : '_');
 	}
 	jh_sb_addf(&name, "-%016llx.jhc", (unsigned long long)jh_hash_str(sig.buf, sig.len));
 	m->cache_name = jh_sb_detach(&name);

@@ -21,7 +21,7 @@ struct jh_debuginfod {
 #endif
 	struct failure {
 		char *module, *why;
-	} *failed; /* not yet said */
+	} * failed; /* not yet said */
 	size_t nfailed, afailed;
 };
 
@@ -95,8 +95,8 @@ void jh_debuginfod_warn(struct jh_debuginfod *f)
 	f->nfailed = 0;
 }
 
-struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned char *id,
-					size_t n, int executable, const char *module)
+struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned char *id, size_t n,
+					int executable, const char *module)
 {
 #ifdef JH_HAVE_DEBUGINFOD
 	if (!f || !id || !n)
@@ -118,10 +118,10 @@ struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned 
 		f->c = debuginfod_begin();
 	}
 	char *path = NULL;
-	int fd = f->c ? (executable ? debuginfod_find_executable(f->c, (const unsigned char *)hex.buf,
-								 0, &path)
-				    : debuginfod_find_debuginfo(f->c, (const unsigned char *)hex.buf,
-								0, &path))
+	int fd = f->c ? (executable ? debuginfod_find_executable(
+					      f->c, (const unsigned char *)hex.buf, 0, &path)
+				    : debuginfod_find_debuginfo(
+					      f->c, (const unsigned char *)hex.buf, 0, &path))
 		      : -ENOMEM;
 	if (fd < 0) {
 		note(f, module, fd == -ENOENT ? "not found" : strerror(-fd));

@@ -26,8 +26,8 @@ void jh_debuginfod_free(struct jh_debuginfod *f);
 /* The debug file (executable = 0) or the binary (1) with build ID id[0..n),
  * downloaded into libdebuginfod's cache; NULL when f is NULL or the servers
  * do not give it (the failure is noted for module, the maps path). */
-struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned char *id,
-					size_t n, int executable, const char *module);
+struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned char *id, size_t n,
+					int executable, const char *module);
 
 /* One warning naming the modules noted since the last call, if any. */
 void jh_debuginfod_warn(struct jh_debuginfod *f);

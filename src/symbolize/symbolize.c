@@ -164,8 +164,7 @@ static void cache_save(struct jh_symbolizer *s)
 		if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 1, &f) == 1)
 			cache_add(s, m, &f);
 		jh_symcache_file_release(&f);
-		struct jh_symcache_rec *r =
-			xmalloc(jh_st_mult(m->cache.nr + 1, sizeof(*r)));
+		struct jh_symcache_rec *r = xmalloc(jh_st_mult(m->cache.nr + 1, sizeof(*r)));
 		size_t n = 0;
 		for (size_t k = 0; k < m->cache.cap; k++) {
 			uint64_t v = m->cache.vals[k];

@@ -13,6 +13,8 @@
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 command -v debuginfod >/dev/null || { echo "skip: no debuginfod"; exit 77; }
 command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
+# a build with -DJEHEAP_DEBUGINFOD=OFF (static) has only its refusal
+grep -q 'built without libdebuginfod' "$JEHEAP" && { echo "skip: built without debuginfod"; exit 77; }
 cd "$T"
 unset DEBUGINFOD_URLS JEHEAP_CACHE_DIR DEBUGINFOD_PROGRESS DEBUGINFOD_TIMEOUT
 H=$(basename "$HEAP")

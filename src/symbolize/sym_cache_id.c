@@ -1,8 +1,10 @@
 /*
  * sym_cache_id.c - which cache file holds a module's answers: named after
  * the binary's build ID (or its path, size, mtime and inode when it has
- * none), signed with everything else the answers depend on (the debug and
- * dwz files used, whether the binary is a debug file standing in for it).
+ * none), signed with its size (a stripped copy, or one objcopy renamed
+ * symbols in, keeps the build ID) and everything else the answers depend
+ * on (the debug and dwz files used, whether the binary is a debug file
+ * standing in for it).
  */
 #include "sym_cache.h"
 #include "sym_module.h"
@@ -16,10 +18,11 @@ static void describe(struct jh_sb *sb, const struct jh_elf_image *im)
 {
 	size_t n = 0;
 	const unsigned char *id = jh_elf_image_build_id(im, &n);
-	if (id && n) {
+	if (id && n) { /* with the size: strip and objcopy keep the build ID, not the symbols */
 		jh_sb_adds(sb, "id:");
 		for (size_t i = 0; i < n; i++)
 			jh_sb_addf(sb, "%02x", id[i]);
+		jh_sb_addf(sb, " size:%llu", (unsigned long long)jh_elf_image_file_size(im));
 		return;
 	}
 	struct stat st;

@@ -46,6 +46,13 @@ struct jh_options {
 	                             * --base-widths; inputs and bases set by the parser */
 	int all_types;              /* --all-types: --speedscope writes every value */
 
+	int no_cache;           /* --no-cache */
+	const char *cache_dir;  /* --cache-dir=DIR */
+	const char *cache_size; /* --cache-size=N[KMG] */
+	char *cache_path;       /* the cache folder used (o->sym.cache_dir), owned */
+	int symbols_only;       /* --symbols-only: fill the cache, no report */
+	const char *debuginfod; /* --debuginfod=URLS */
+
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */
 	size_t nprofiles;

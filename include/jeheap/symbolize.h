@@ -65,9 +65,13 @@ struct jh_symbolizer_opts {
 	const char *sysroot; /* --sysroot */
 	char **debug_dirs;   /* --debug-dir; empty = /usr/lib/debug */
 	size_t ndebug_dirs;
-	int jobs;           /* worker threads; 0 = number of online cores */
-	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
-	jh_sym_progress_fn progress; /* NULL: no progress reports */
+	int jobs;               /* worker threads; 0 = number of online cores */
+	int trust_binaries;     /* --trust-binaries: no check that return addresses follow calls */
+	const char *cache_dir;  /* symbol cache folder (sym_cache.h); NULL: no cache */
+	uint64_t cache_size;    /* bound of the cache folder in bytes; 0: none */
+	const char *debuginfod; /* debuginfod server URLs (DEBUGINFOD_URLS); NULL: none asked */
+	struct jh_debuginfod *debuginfod_client; /* the symbolizer's own (set by it) */
+	jh_sym_progress_fn progress;             /* NULL: no progress reports */
 	void *progress_ctx;
 };
 

@@ -6,6 +6,7 @@
 #include "jeheap/options.h"
 
 #include "args_hint.h"
+#include "cache_opts.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -75,6 +76,11 @@ enum id {
 	O_SHOW_FROM,
 	O_PRUNE_FROM,
 	O_NOINLINES,
+	O_CACHE,
+	O_CACHE_DIR,
+	O_CACHE_SIZE,
+	O_SYMBOLS_ONLY,
+	O_DEBUGINFOD,
 };
 
 struct opt {
@@ -168,6 +174,11 @@ static const struct opt opts[] = {
 	{ "show_from", K_STR, O_SHOW_FROM },
 	{ "prune_from", K_STR, O_PRUNE_FROM },
 	{ "noinlines", K_FLAG, O_NOINLINES },
+	{ "cache", K_FLAG, O_CACHE },
+	{ "cache-dir", K_STR, O_CACHE_DIR },
+	{ "cache-size", K_STR, O_CACHE_SIZE },
+	{ "symbols-only", K_FLAG, O_SYMBOLS_ONLY },
+	{ "debuginfod", K_STR, O_DEBUGINFOD },
 };
 
 void jh_options_usage(FILE *f)
@@ -186,6 +197,7 @@ void jh_options_usage(FILE *f)
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
 	      "         pprof's --hide --show --show_from --prune_from (=RE) --noinlines\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
+	      "         --debuginfod=URL  --no-cache --cache-dir=DIR --symbols-only (cache)\n"
 	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
 	      "\n"
 	      "Examples:\n"
@@ -383,6 +395,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
 		case O_ALL_TYPES: o->all_types = on; break;
 		case O_NOINLINES: o->noinlines = on; break;
+		case O_CACHE: o->no_cache = !on; break;
+		case O_SYMBOLS_ONLY: o->symbols_only = on; break;
 		}
 		return 0;
 	}
@@ -423,6 +437,9 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_OUTPUT_FILE: o->output_file = v; break;
 		case O_TITLE: o->flame.title = v; break;
 		case O_SYSROOT: o->sym.sysroot = v; break;
+		case O_CACHE_DIR: o->cache_dir = v; break;
+		case O_CACHE_SIZE: o->cache_size = v; break;
+		case O_DEBUGINFOD: o->debuginfod = v; break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;
@@ -564,7 +581,9 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 		o->program = pos[0];
 		o->sym.trust_binaries = 1; /* addresses, not sampled return addresses */
 		free(pos);
-		return jh_hint_check_symbols(o->program, d);
+		if (jh_hint_check_symbols(o->program, d))
+			return -1;
+		return jh_cache_options(o, d);
 	}
 	if (npos == 0) {
 		usage_error(d, "no profile given (usage: jeheap [options] [program] profile...%s)",
@@ -593,7 +612,7 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->flame.nbases = o->nbases;
 	if (o->flame.width < 30)
 		return usage_error(d, "--width: at least 30 pixels%s", "");
-	return 0;
+	return jh_cache_options(o, d);
 fail:
 	free(pos);
 	return -1;
@@ -621,6 +640,7 @@ void jh_options_release(struct jh_options *o)
 		free(o->sym.path_maps[i].to);
 	}
 	free(o->sym.path_maps);
+	free(o->cache_path);
 	memset(o, 0, sizeof(*o));
 }
 

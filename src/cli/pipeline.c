@@ -176,6 +176,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 	jh_progress_end();
 	if (failed) {
 		code = d->code ? d->code : JH_EXIT_INPUT;
+	} else if (o->symbols_only) {
+		code = JH_EXIT_OK; /* the symbolizer wrote the cache: no report */
 	} else if (m.values && !(m.values & (1u << o->value))) {
 		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
 							       "alloc_objects", "alloc_space" };

@@ -114,8 +114,10 @@ void jh_progress_end(void)
 	pthread_mutex_unlock(&meter_lock);
 	pthread_join(meter.thread, NULL);
 	meter.running = 0;
-	/* a run that ended between two redraws after the delay still shows its last state */
-	if (!meter.drawn && elapsed_ms() >= meter.delay_ms)
+	/* a run that ended between two redraws after the delay still shows its last
+	 * state (modules now read their DWARF between two reports: the last redraw
+	 * may be older than the last report) */
+	if (elapsed_ms() >= meter.delay_ms)
 		draw();
 	erase();
 }

@@ -44,6 +44,7 @@ struct jh_list_module *jh_list_module_open(const struct jh_symbolizer_opts *so,
 		if (!strcmp(module, so->add_libs[i]))
 			file = module;
 	struct jh_module *m = jh_module_open(so, module, module, file, is_main);
+	jh_module_load(m);
 	if (!m->usable) {
 		jh_module_close(m);
 		free(lm);

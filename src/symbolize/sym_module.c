@@ -5,6 +5,7 @@
 #include "sym_module.h"
 
 #include "jeheap/debug_find.h"
+#include "sym_debuginfod.h"
 #include "jeheap/trace.h"
 
 #include <elf.h>
@@ -22,13 +23,41 @@ static uint64_t page_up(uint64_t x)
 	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 }
 
-static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
+/* The debug file and dwz file: found now (cheap), read only by jh_module_load. */
+static void find_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
 	m->dbg = jh_find_debug(o, m->bin, &tried);
+	size_t idlen;
+	const unsigned char *id = jh_elf_image_build_id(m->bin, &idlen);
+	if (!m->dbg && id && o->debuginfod_client)
+		m->dbg = jh_debuginfod_find(o->debuginfod_client, id, idlen, 0, m->mappath);
 	jh_sb_release(&tried);
 	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
+	if (!m->dbg)
+		return;
+	jh_sb_init(&tried);
+	m->alt = jh_find_alt(o, m->dbg, &tried);
+	const char *altname = jh_elf_image_altlink(m->dbg, &id, &idlen);
+	if (altname && !m->alt)
+		jh_warn("%s: dwz file %s not found (tried: %s); names from it stay unknown",
+			jh_elf_image_path(m->dbg), altname, tried.buf);
+	jh_sb_release(&tried);
+	if (m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
+		m->symfallback = m->dbg;
+}
+
+void jh_module_load(struct jh_module *m)
+{
+	if (!m || !m->usable || m->loaded)
+		return;
+	m->loaded = 1;
+	/* build the symbol tables now, while only one thread runs */
+	jh_elf_image_lookup(m->symimg, 0);
+	if (m->symfallback)
+		jh_elf_image_lookup(m->symfallback, 0);
+	JH_TRACE("module %s: symbols", m->mappath);
 	if (!m->dbg)
 		return;
 	struct jh_diag d = { { 0 }, 0 };
@@ -38,15 +67,6 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
 		return;
 	}
-	jh_sb_init(&tried);
-	m->alt = jh_find_alt(o, m->dbg, &tried);
-	const unsigned char *id;
-	size_t idlen;
-	const char *altname = jh_elf_image_altlink(m->dbg, &id, &idlen);
-	if (altname && !m->alt)
-		jh_warn("%s: dwz file %s not found (tried: %s); names from it stay unknown",
-			jh_elf_image_path(m->dbg), altname, tried.buf);
-	jh_sb_release(&tried);
 	if (m->alt)
 		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
 	JH_TRACE("module %s: sections open", m->mappath);
@@ -99,20 +119,13 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	return finish_open(o, m);
 }
 
-/* bin open: the rest of the module (debug file, dwz, symbols). */
+/* bin open: the rest of the module (debug file and dwz file found, not read). */
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	m->usable = 1;
 	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
-	open_dwarf(o, m);
-	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
-		m->symfallback = m->dbg;
-	/* build the symbol tables now, while only one thread runs */
-	jh_elf_image_lookup(m->symimg, 0);
-	if (m->symfallback)
-		jh_elf_image_lookup(m->symfallback, 0);
-	JH_TRACE("module %s: symbols", m->mappath);
+	find_dwarf(o, m);
 	return m;
 }
 
@@ -142,6 +155,8 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	jh_sb_init(&tried);
 	struct jh_elf_image *byid = jh_find_by_build_id(o, id, idlen, &tried);
 	char *path = jh_find_binary(o, mappath, &tried);
+	if (!byid && !path && o->debuginfod_client)
+		byid = jh_debuginfod_find(o->debuginfod_client, id, idlen, 1, mappath);
 	struct jh_diag d = { { 0 }, 0 };
 	struct jh_elf_image *atpath = path ? jh_elf_image_open(path, &d) : NULL;
 	size_t plen = 0;
@@ -187,8 +202,9 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	return m->bin ? finish_open(o, m) : m;
 }
 
-const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a)
+const struct jh_elf_sym *jh_module_symbol(struct jh_module *m, uint64_t a)
 {
+	jh_module_load(m);
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
 	if (!sym && m->symfallback)
 		sym = jh_elf_image_lookup(m->symfallback, a);
@@ -216,6 +232,8 @@ void jh_module_close(struct jh_module *m)
 	free(m->key);
 	free(m->mappath);
 	free(m->file);
+	free(m->cache_name);
+	free(m->cache_sig);
 	free(m);
 }
 

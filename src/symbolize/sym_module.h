@@ -30,7 +30,11 @@ struct jh_module {
 	int debug_only;         /* bin is a debug file found by build ID: no code bytes, and its
 			 * segments' file offsets are not the binary's */
 	int allocator;          /* shared library that exports mallctl (jemalloc) */
+	int loaded;             /* jh_module_load done: sections, DWARF, symbol tables */
 	struct jh_u64map cache; /* module address -> index of the cached answer */
+	char *cache_name;       /* sym_cache.h: its file in the cache folder, or NULL */
+	char *cache_sig;        /* what the answers depend on (stored in the file) */
+	size_t cache_new;       /* answers resolved since the file was read */
 };
 
 /*
@@ -50,10 +54,16 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 				    const char *mappath, const unsigned char *id, size_t idlen,
 				    int is_main);
 void jh_module_close(struct jh_module *m);
+/* Reads the debug sections, DWARF index and symbol tables (once; only
+ * when an address must be resolved: a run answered from the cache never
+ * does). Call from one thread. */
+void jh_module_load(struct jh_module *m);
+/* Sets m->cache_name and m->cache_sig (sym_cache_id.c) of a usable module. */
+void jh_module_cache_id(struct jh_module *m);
 
 /* The ELF symbol holding module address a: the binary's table (what
  * llvm-symbolizer names), else the debug file's .symtab; NULL if none. */
-const struct jh_elf_sym *jh_module_symbol(const struct jh_module *m, uint64_t a);
+const struct jh_elf_sym *jh_module_symbol(struct jh_module *m, uint64_t a);
 
 /* The opened, usable module whose frames name mappath (jh_symresult.module:
  * the program argument or the maps path), or NULL. */

@@ -13,6 +13,8 @@
 #include "dwarf_sched.h"
 #include "jh_demangle.h"
 #include "jeheap/trace.h"
+#include "sym_cache.h"
+#include "sym_debuginfod.h"
 #include "sym_identity.h"
 #include "sym_module.h"
 
@@ -67,6 +69,9 @@ struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o)
 	s->o = *o;
 	s->o.program = o->program ? xstrdup(o->program) : NULL;
 	s->o.sysroot = o->sysroot ? xstrdup(o->sysroot) : NULL;
+	s->o.cache_dir = o->cache_dir ? xstrdup(o->cache_dir) : NULL;
+	s->o.debuginfod = NULL; /* only the client needs them */
+	s->o.debuginfod_client = jh_debuginfod_new(o->debuginfod, o->cache_dir);
 	s->o.lib_prefixes = copy_strs(o->lib_prefixes, o->nlib_prefixes);
 	s->o.add_libs = copy_strs(o->add_libs, o->nadd_libs);
 	s->o.debug_dirs = copy_strs(o->debug_dirs, o->ndebug_dirs);
@@ -91,6 +96,8 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 	free(s->mods);
 	free((char *)s->o.program);
 	free((char *)s->o.sysroot);
+	free((char *)s->o.cache_dir);
+	jh_debuginfod_free(s->o.debuginfod_client);
 	free_strs(s->o.lib_prefixes, s->o.nlib_prefixes);
 	free_strs(s->o.add_libs, s->o.nadd_libs);
 	free_strs(s->o.debug_dirs, s->o.ndebug_dirs);
@@ -106,6 +113,73 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 	free(s);
 }
 
+/* Adds the answers of f that m lacks to the symbolizer's answers. */
+static void cache_add(struct jh_symbolizer *s, struct jh_module *m,
+		      const struct jh_symcache_file *f)
+{
+	for (size_t i = 0; i < f->nrecs; i++) {
+		const struct jh_symcache_rec *r = &f->recs[i];
+		int added;
+		if (r->addr == UINT64_MAX)
+			continue;
+		uint64_t *v = jh_u64map_put(&m->cache, r->addr, &added);
+		if (!added)
+			continue;
+		*v = s->nres;
+		JH_GROW(s->res, s->nres + 1, s->ares);
+		s->res[s->nres++] = (struct cached){ r->status, (uint32_t)s->nframes, r->nframes };
+		JH_GROW(s->frames, s->nframes + r->nframes, s->aframes);
+		for (uint32_t k = 0; k < r->nframes; k++) {
+			const struct jh_frame *fr = &f->frames[r->first + k];
+			s->frames[s->nframes++] = (struct jh_frame){
+				fr->func ? jh_intern(&s->names, fr->func) : NULL,
+				fr->file ? jh_intern(&s->names, fr->file) : NULL, fr->line
+			};
+		}
+	}
+}
+
+/* The answers the cache holds for a module just opened. */
+static void cache_load(struct jh_symbolizer *s, struct jh_module *m)
+{
+	if (!s->o.cache_dir || !m->usable)
+		return;
+	jh_module_cache_id(m);
+	struct jh_symcache_file f;
+	if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 0, &f) == 1)
+		cache_add(s, m, &f);
+	jh_symcache_file_release(&f);
+}
+
+/* Writes the answers of every module that resolved new ones (with those
+ * another run wrote meanwhile). */
+static void cache_save(struct jh_symbolizer *s)
+{
+	for (size_t i = 0; s->o.cache_dir && i < s->nmods; i++) {
+		struct jh_module *m = s->mods[i];
+		if (!m->cache_new || !m->cache_name)
+			continue;
+		m->cache_new = 0;
+		struct jh_symcache_file f;
+		if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 1, &f) == 1)
+			cache_add(s, m, &f);
+		jh_symcache_file_release(&f);
+		struct jh_symcache_rec *r = xmalloc(jh_st_mult(m->cache.nr + 1, sizeof(*r)));
+		size_t n = 0;
+		for (size_t k = 0; k < m->cache.cap; k++) {
+			uint64_t v = m->cache.vals[k];
+			if (m->cache.keys[k] == UINT64_MAX || v == PENDING)
+				continue;
+			const struct cached *c = &s->res[v];
+			r[n++] = (struct jh_symcache_rec){ m->cache.keys[k], c->first, c->nframes,
+							   c->status };
+		}
+		jh_symcache_write(s->o.cache_dir, m->cache_name, m->cache_sig, r, n, s->frames,
+				  s->o.cache_size);
+		free(r);
+	}
+}
+
 /* The module for key, opened on first use. */
 static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, const char *mappath,
 				    const char *filepath, int is_main)
@@ -114,15 +188,19 @@ static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, co
 		if (!strcmp(s->mods[i]->key, key))
 			return s->mods[i];
 	JH_GROW(s->mods, s->nmods + 1, s->amods);
-	return s->mods[s->nmods++] = jh_module_open(&s->o, key, mappath, filepath, is_main);
+	s->mods[s->nmods] = jh_module_open(&s->o, key, mappath, filepath, is_main);
+	cache_load(s, s->mods[s->nmods]);
+	return s->mods[s->nmods++];
 }
 
 struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mappath)
 {
 	for (size_t i = 0; s && i < s->nmods; i++)
 		if (s->mods[i]->usable && !s->mods[i]->mismatch &&
-		    !strcmp(s->mods[i]->mappath, mappath))
+		    !strcmp(s->mods[i]->mappath, mappath)) {
+			jh_module_load(s->mods[i]);
 			return s->mods[i];
+		}
 	return NULL;
 }
 
@@ -153,6 +231,7 @@ static struct jh_module *module_by_id(struct jh_symbolizer *s, const struct jh_m
 		JH_GROW(s->mods, s->nmods + 1, s->amods);
 		m = s->mods[s->nmods++] = jh_module_open_id(&s->o, key.buf, mp->path, mp->build_id,
 							    mp->build_id_len, is_main);
+		cache_load(s, m);
 	}
 	jh_sb_release(&key);
 	return m;
@@ -365,6 +444,7 @@ static void keep_display(struct jh_symbolizer *s, const char *raw, const char *s
 static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uint64_t *a, size_t n,
 			 struct jh_diag *d)
 {
+	jh_module_load(m);
 	JH_GROW(s->res, s->nres + n, s->ares);
 	struct cached *c = s->res + s->nres;
 	memset(c, 0, n * sizeof(*c));
@@ -422,6 +502,7 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 	for (size_t i = 0; i < n; i++)
 		*jh_u64map_put(&m->cache, a[i], NULL) = s->nres + i;
 	s->nres += n;
+	m->cache_new += n;
 	JH_TRACE("resolve: copied");
 	free(syms);
 	free(ans);
@@ -618,6 +699,9 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
 	JH_TRACE("symbolize: resolved");
+	jh_debuginfod_warn(s->o.debuginfod_client);
+	if (rc == 0)
+		cache_save(s);
 	if (rc == 0) {
 		struct jh_u64map xl;
 		jh_u64map_init(&xl);

@@ -2,7 +2,8 @@
 # The symbolization progress meter (issue 17 item 7), under a pseudo-terminal:
 # on a terminal stderr it is drawn (modules, addresses, MB of DWARF) and erased
 # before the report; never when stderr is a file or TERM=dumb; not before its
-# delay (1 s by default; JH_PROGRESS_DELAY=0 shows it at once, for tests).
+# delay (1 s by default; JH_PROGRESS_DELAY=0 shows it at once, for tests). --no-cache:
+# a warm symbol cache leaves nothing to resolve, hence no meter.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
 # pty.py [--stderr-file F] ARGV...: runs ARGV on a pty, prints its output with
@@ -36,7 +37,7 @@ meter_re='\\rjeheap: symbolizing: [0-9]+/[0-9]+ modules, [0-9]+/[0-9]+ addresses
 
 # On a terminal, past the delay: the meter, its last state complete, erased (\r ESC[K)
 # before the report's first line.
-JH_PROGRESS_DELAY=0 TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --text "$PROG" "$HEAP" >"$T/on.out"
+JH_PROGRESS_DELAY=0 TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/on.out"
 grep -q '^exit 0$' "$T/on.out" || fail "meter run: $(tail -1 "$T/on.out")"
 grep -Eq "$meter_re" "$T/on.out" || fail "no meter on a terminal: $(head -c 300 "$T/on.out")"
 last=$(grep -Eo '[0-9]+/[0-9]+ modules, [0-9]+/[0-9]+ addresses' "$T/on.out" | tail -1)
@@ -48,7 +49,7 @@ mb=$(grep -Eo '[0-9.]+ MB of DWARF' "$T/on.out" | tail -1 | cut -d' ' -f1)
 awk -v m="$mb" 'BEGIN { exit !(m > 0) }' || fail "no DWARF counted: $mb MB"
 
 # The same run's report is unchanged by the meter.
-"$JEHEAP" --text "$PROG" "$HEAP" >"$T/plain.txt" 2>/dev/null
+"$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/plain.txt" 2>/dev/null
 python3 - "$T/on.out" "$T/plain.txt" <<'PY' || fail "report differs with the meter"
 import ast, re, sys
 out = ast.literal_eval(open(sys.argv[1]).readline()).decode()
@@ -59,14 +60,14 @@ sys.exit(0 if body.startswith(plain) else 1)
 PY
 
 # Never with TERM=dumb, never when stderr is a file, never before the default 1 s delay.
-TERM=dumb JH_PROGRESS_DELAY=0 python3 "$T/meter_pty.py" "$JEHEAP" --text "$PROG" "$HEAP" >"$T/dumb.out"
+TERM=dumb JH_PROGRESS_DELAY=0 python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/dumb.out"
 ! grep -q 'symbolizing' "$T/dumb.out" || fail "meter with TERM=dumb"
 grep -q 'Total: ' "$T/dumb.out" || fail "TERM=dumb: no report"
 TERM=xterm JH_PROGRESS_DELAY=0 python3 "$T/meter_pty.py" --stderr-file "$T/err.txt" \
-	"$JEHEAP" --text "$PROG" "$HEAP" >"$T/file.out"
+	"$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/file.out"
 ! grep -q 'symbolizing' "$T/file.out" "$T/err.txt" || fail "meter with stderr to a file"
 grep -q 'fully symbolized' "$T/err.txt" || fail "stderr file: no coverage line"
-TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --text "$PROG" "$HEAP" >"$T/fast.out"
+TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/fast.out"
 ! grep -q 'symbolizing' "$T/fast.out" || fail "meter before 1 s on a fast run"
 # -qq (no warnings) hides it too.
 JH_PROGRESS_DELAY=0 TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" -qq --text "$PROG" "$HEAP" >"$T/qq.out"

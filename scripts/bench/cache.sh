@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# cache.sh - the symbol cache (issue 18) side by side on Debian's ceph-osd medium dump
+# (../shared/bench/peers.sh makes it; ceph-osd + ceph-osd-dbg installed), in one run,
+# runs alternated, medians of wall, CPU (user + sys) and peak RSS (GNU time):
+#   base   jeheap before the cache (BASE, e.g. main's 6c85968 built in /tmp/cache-base)
+#   cold   this jeheap, empty cache (emptied before each run)
+#   warm   this jeheap, the cache filled by one run on the same dump
+#   new20  this jeheap, that warm cache, on a copy of the dump with 20 % of its unique
+#          ceph-osd addresses replaced by other return addresses of ceph-osd
+#          (new_addresses.py; the cache is restored before each run)
+# All run `--text /usr/bin/ceph-osd DUMP`; the outputs of base, cold and warm are checked
+# to be identical. Prints a markdown table (docs/BENCHMARKS.md, section "Issue 18").
+# Env: JEHEAP (default build/release/jeheap), BASE (default /tmp/cache-base/jeheap),
+# JEHEAP_BENCH_DIR (default /tmp/jeheap-bench), RUNS (default 3), WORK (scratch folder),
+# RENDER_ONLY=1 (print the table of the runs already in WORK).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+JEHEAP=${JEHEAP:-$ROOT/build/release/jeheap}
+BASE=${BASE:-/tmp/cache-base/jeheap}
+BENCH_DIR=${JEHEAP_BENCH_DIR:-/tmp/jeheap-bench}
+RUNS=${RUNS:-3}
+WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/jh-cache-bench.XXXXXX")}
+BIN=/usr/bin/ceph-osd
+DUMP=$BENCH_DIR/ceph-synth/ceph-osd.medium.heap
+LARGE=$BENCH_DIR/ceph-synth/ceph-osd.large.heap
+for f in "$JEHEAP" "$BASE" "$BIN" "$DUMP" "$LARGE"; do
+	[ -e "$f" ] || { echo "cache.sh: missing $f" >&2; exit 1; }
+done
+export DEBUGINFOD_URLS= # no server: local debug files only
+NEW20=$WORK/medium-20new.heap
+[ -s "$NEW20" ] || python3 "$ROOT/scripts/bench/new_addresses.py" "$DUMP" "$LARGE" 0.2 "$NEW20"
+
+measure() { # NAME CMD...: appends "wall cpu rss_kb" to $WORK/NAME.t, output to $WORK/NAME.out
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/$name.time" >>"$WORK/$name.t"
+}
+[ "${RENDER_ONLY:-0}" = 1 ] && RUNS=0 # only print the table of the last runs in WORK
+if [ "$RUNS" -gt 0 ]; then
+	rm -f "$WORK"/*.t
+	# the warm cache, once
+	rm -rf "$WORK/warm"
+	"$JEHEAP" --cache-dir="$WORK/warm" --symbols-only "$BIN" "$DUMP"
+fi
+for i in $(seq 1 "$RUNS"); do
+	measure base "$BASE" --text "$BIN" "$DUMP"
+	rm -rf "$WORK/cold"
+	measure cold "$JEHEAP" --cache-dir="$WORK/cold" --text "$BIN" "$DUMP"
+	measure warm "$JEHEAP" --cache-dir="$WORK/warm" --text "$BIN" "$DUMP"
+	rm -rf "$WORK/new20c" && cp -a "$WORK/warm" "$WORK/new20c"
+	measure new20 "$JEHEAP" --cache-dir="$WORK/new20c" --text "$BIN" "$NEW20"
+	cmp -s "$WORK/base.out" "$WORK/cold.out" || { echo "cache.sh: cold output differs from base" >&2; exit 1; }
+	cmp -s "$WORK/base.out" "$WORK/warm.out" || { echo "cache.sh: warm output differs from base" >&2; exit 1; }
+done
+median() { # FILE COLUMN
+	cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+echo "| run | wall s | CPU s | peak RSS MB | wall / cold | CPU / cold | RSS / cold |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+cw=$(median "$WORK/cold.t" 1)
+cc=$(median "$WORK/cold.t" 2)
+cr=$(median "$WORK/cold.t" 3)
+for n in base cold warm new20; do
+	w=$(median "$WORK/$n.t" 1) c=$(median "$WORK/$n.t" 2) r=$(median "$WORK/$n.t" 3)
+	awk -v n=$n -v w="$w" -v c="$c" -v r="$r" -v cw="$cw" -v cc="$cc" -v cr="$cr" \
+		'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.3f | %.3f | %.3f |\n", n, w, c, r / 1024, w / cw, c / cc, r / cr }'
+done
+echo
+echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1); $(date -u +%Y-%m-%dT%H:%MZ))"

@@ -145,7 +145,7 @@ static const char *parse(struct jh_symcache_file *f, const char *sig, char *buf,
 			strs[i] = lenp;
 		}
 	}
-	if (!why && ((uint64_t)nrec * 20 > c.left || (uint64_t)nfr * 12 > c.left))
+	if (!why && ((uint64_t)nrec * 20 > c.left || (uint64_t)nfr * 16 > c.left))
 		why = "truncated";
 	if (!why) {
 		f->recs = xmalloc(jh_st_mult((size_t)nrec + 1, sizeof(*f->recs)));
@@ -162,12 +162,12 @@ static const char *parse(struct jh_symcache_file *f, const char *sig, char *buf,
 			why = "bad record";
 	}
 	for (uint32_t i = 0; i < nfr && !why; i++) {
-		uint32_t fn = get32(&c), fl = get32(&c), line = get32(&c);
+		uint32_t fn = get32(&c), fl = get32(&c), line = get32(&c), decl = get32(&c);
 		if (fn > nstr || fl > nstr)
 			why = "bad frame";
 		else
 			f->frames[i] = (struct jh_frame){ fn ? strs[fn - 1] : NULL,
-							  fl ? strs[fl - 1] : NULL, line };
+							  fl ? strs[fl - 1] : NULL, line, decl };
 	}
 	if (!why && (c.bad || c.left))
 		why = c.bad ? "truncated" : "trailing bytes";
@@ -251,6 +251,7 @@ static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_
 			put32(&frames, str_index(&idx, &strs, &nstr, &astr, f->func));
 			put32(&frames, str_index(&idx, &strs, &nstr, &astr, f->file));
 			put32(&frames, f->line);
+			put32(&frames, f->decl_line);
 			nfr++;
 		}
 	}

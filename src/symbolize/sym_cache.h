@@ -11,7 +11,8 @@
  * u32 byte-order marker, u32 signature length, u32 strings, u32 records,
  * u32 frames, the signature, the strings (u32 length + bytes each), the
  * records (u64 address, u32 first frame, u32 frames, u32 status), the
- * frames (u32 function, u32 file: string index + 1, 0 = unknown; u32 line),
+ * frames (u32 function, u32 file: string index + 1, 0 = unknown; u32 line;
+ * u32 the function's start line),
  * then the zlib CRC-32 of everything before it. Files are written to a
  * temporary file and renamed over the old one, so a reader sees a whole
  * file or none; a file that fails any check is ignored (one warning) and
@@ -22,7 +23,7 @@
 
 #include "jeheap/symbolize.h"
 
-#define JH_SYMCACHE_VERSION 1u
+#define JH_SYMCACHE_VERSION 2u /* 2: frames hold the function's start line */
 
 struct jh_symcache_rec {
 	uint64_t addr;

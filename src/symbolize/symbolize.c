@@ -133,7 +133,7 @@ static void cache_add(struct jh_symbolizer *s, struct jh_module *m,
 			const struct jh_frame *fr = &f->frames[r->first + k];
 			s->frames[s->nframes++] = (struct jh_frame){
 				fr->func ? jh_intern(&s->names, fr->func) : NULL,
-				fr->file ? jh_intern(&s->names, fr->file) : NULL, fr->line
+				fr->file ? jh_intern(&s->names, fr->file) : NULL, fr->line, fr->decl_line
 			};
 		}
 	}

@@ -7,6 +7,8 @@
 
 #include "args_hint.h"
 
+#include "jeheap/names.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -70,6 +72,10 @@ enum id {
 	O_VERBOSE,
 	O_TRUST_BINARIES,
 	O_ALL_TYPES,
+	O_SERIES,
+	O_ALLOW_MIXED,
+	O_STACKS,
+	O_NORMALIZE,
 };
 
 struct opt {
@@ -154,6 +160,10 @@ static const struct opt opts[] = {
 	{ "proto", K_OUTPUT, JH_OUT_PROTO },
 	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
 	{ "all-types", K_FLAG, O_ALL_TYPES },
+	{ "series", K_FLAG, O_SERIES },
+	{ "allow-mixed", K_FLAG, O_ALLOW_MIXED },
+	{ "stacks", K_FLAG, O_STACKS },
+	{ "normalize", K_STR, O_NORMALIZE },
 };
 
 void jh_options_usage(FILE *f)
@@ -366,6 +376,9 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_REVERSE: o->flame.reverse = on; break;
 		case O_BASE_WIDTHS: o->flame.base_widths = on; break;
 		case O_ALL_TYPES: o->all_types = on; break;
+		case O_SERIES: o->series = on; break;
+		case O_ALLOW_MIXED: o->allow_mixed = on; break;
+		case O_STACKS: o->stacks = on; break;
 		}
 		return 0;
 	}
@@ -402,6 +415,16 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_OUTPUT_FILE: o->output_file = v; break;
 		case O_TITLE: o->flame.title = v; break;
 		case O_SYSROOT: o->sym.sysroot = v; break;
+		case O_NORMALIZE:
+			if (!strcmp(v, "clones"))
+				o->normalize = JH_NORM_CLONES;
+			else if (!strcmp(v, "templates"))
+				o->normalize = JH_NORM_CLONES | JH_NORM_TEMPLATES;
+			else if (!strcmp(v, "none"))
+				o->normalize = JH_NORM_NONE;
+			else
+				return usage_error(d, "--normalize=%s: clones, templates or none", v);
+			break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;
@@ -629,5 +652,6 @@ struct jh_analysis_opts jh_options_analysis(const struct jh_options *o, struct j
 		.retain = o->retain,
 		.exclude = o->exclude,
 		.run_ids = run_ids,
+		.normalize = o->normalize & (JH_NORM_CLONES | JH_NORM_TEMPLATES),
 	};
 }

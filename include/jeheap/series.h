@@ -6,7 +6,7 @@
  * (text, SVG, and later JSON and the growth gates) render.
  *
  * Order: jemalloc names its dumps PREFIX.<pid>.<seq>.<tag><n>.heap (tag i, m,
- * f or u; .gz/.zst may follow); such files are ordered by seq (then n, then
+ * f or u; <n> absent on the final dump; .gz/.zst may follow); such files are ordered by seq (then n, then
  * the order given), numerically, in the places they were given; files named
  * otherwise keep their place.
  *
@@ -28,7 +28,8 @@
 
 #include "jeheap/analyse.h"
 
-/* What a jemalloc dump's file name says: PREFIX.<pid>.<seq>.<tag><n>.heap[.gz|.zst]. */
+/* What a jemalloc dump's file name says: PREFIX.<pid>.<seq>.<tag>[<n>].heap[.gz|.zst|.zstd]
+ * (the final dump has no <n>: jeprof.1234.7.f.heap). */
 struct jh_dump_name {
 	int ok; /* the name has that form */
 	uint64_t pid, seq, n;

@@ -44,8 +44,10 @@ void jh_dump_name_parse(const char *path, struct jh_dump_name *out)
 		return;
 	size_t i;
 	uint64_t num, seq, pid;
-	/* .<tag><n> */
-	if (!number_before(s, cut, &i, &num) || i < 2 || s[i - 2] != '.')
+	/* .<tag><n>, or .<tag> alone (the final dump: PREFIX.<pid>.<seq>.f.heap) */
+	if (!number_before(s, cut, &i, &num))
+		i = cut, num = 0;
+	if (i < 2 || s[i - 2] != '.')
 		return;
 	char tag = s[i - 1];
 	if (!((tag >= 'a' && tag <= 'z') || (tag >= 'A' && tag <= 'Z')))

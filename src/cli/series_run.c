@@ -7,6 +7,7 @@
 #include "builds.h"
 #include "cli.h"
 #include "coverage_line.h"
+#include "empty.h"
 #include "progress.h"
 
 #include "jeheap/model.h"
@@ -107,10 +108,8 @@ int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_dia
 	jh_progress_end();
 	if (!code) {
 		jh_series_finish(&s);
-		if (!s.nrows) {
-			jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
-				    "nothing to show: no function has a value in any of the %zu dumps",
-				    n);
+		if (!s.nrows) { /* why, as said of the last dump */
+			jh_nothing_to_show(&m, o, JH_OUT_TEXT, -1, d);
 			code = JH_EXIT_NODATA;
 		} else {
 			code = render(&s, mode, o, d);

@@ -5,10 +5,10 @@
  * options: filters, granularity, sample type) and is what the series reports
  * (text, SVG, and later JSON and the growth gates) render.
  *
- * Order: jemalloc names its dumps PREFIX.<pid>.<seq>.<tag><n>.heap (tag i, m,
- * f or u; <n> absent on the final dump; .gz/.zst may follow); such files are ordered by seq (then n, then
- * the order given), numerically, in the places they were given; files named
- * otherwise keep their place.
+ * Order: jemalloc names its dumps PREFIX.<pid>.<seq>.<tag><n>.heap (tag i,
+ * m, f or u; <n> absent on the final dump; .gz/.zst may follow); such files
+ * are ordered by seq (then n, then the order given), numerically, in the
+ * places they were given; files named otherwise keep their place.
  *
  * Noise: jemalloc samples one allocation per P = 2^lg_prof_sample bytes on
  * average (the period of the dump's heap_v2/P header), so a value moves by
@@ -60,11 +60,12 @@ struct jh_series_dump {
 };
 
 struct jh_series_row {
-	const char *name; /* function key (or stack "root;...;leaf"), interned */
-	double *v;        /* per dump: the value (flat, or cum with by_cum) */
-	double *v2;       /* per dump: the companion value (bytes of an objects row) */
-	double growth;    /* v[last] - v[first] */
-	double maxv;      /* max over the dumps */
+	const char *name;  /* function key (or stack "root;...;leaf"), interned */
+	double *v;         /* per dump: the value (flat, or cum with by_cum) */
+	double *v2;        /* per dump: the companion value (bytes of an objects row) */
+	double last;       /* v[ndumps - 1] */
+	double growth;     /* v[last] - v[first] */
+	double maxv;       /* max over the dumps */
 	uint32_t up, down; /* steps over the noise */
 	int suspect;       /* rank + 1 among the suspects, 0 = not one */
 };

@@ -132,13 +132,10 @@ double jh_series_noise(const struct jh_series *s, const struct jh_series_row *r,
 	return noise_between(s, r, i, i + 1);
 }
 
-static const struct jh_series *sort_ctx;
-
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct jh_series_row *x = a, *y = b;
-	size_t last = sort_ctx->ndumps - 1;
-	double vx = jh_sort_value(x->v[last]), vy = jh_sort_value(y->v[last]);
+	double vx = jh_sort_value(x->last), vy = jh_sort_value(y->last);
 	if (vx != vy)
 		return vx > vy ? -1 : 1;
 	vx = jh_sort_value(x->maxv), vy = jh_sort_value(y->maxv);
@@ -147,10 +144,11 @@ static int cmp_rows(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Suspects (pointers to rows): by growth descending, then name. */
 static int cmp_suspects(const void *a, const void *b)
 {
-	const struct jh_series_row *x = &sort_ctx->rows[*(const uint32_t *)a];
-	const struct jh_series_row *y = &sort_ctx->rows[*(const uint32_t *)b];
+	const struct jh_series_row *x = *(const struct jh_series_row *const *)a;
+	const struct jh_series_row *y = *(const struct jh_series_row *const *)b;
 	double gx = jh_sort_value(x->growth), gy = jh_sort_value(y->growth);
 	if (gx != gy)
 		return gx > gy ? -1 : 1;
@@ -176,7 +174,8 @@ void jh_series_finish(struct jh_series *s)
 			free(r->v2);
 			continue;
 		}
-		r->growth = r->v[nd - 1] - r->v[0];
+		r->last = r->v[nd - 1];
+		r->growth = r->last - r->v[0];
 		for (size_t i = 0; i + 1 < nd; i++) {
 			double t = noise_between(s, r, i, i + 1), dv = r->v[i + 1] - r->v[i];
 			r->up += dv > t;
@@ -185,20 +184,22 @@ void jh_series_finish(struct jh_series *s)
 		s->rows[kept++] = *r;
 	}
 	s->nrows = kept;
-	sort_ctx = s;
 	jh_qsort(s->rows, s->nrows, sizeof(*s->rows), cmp_rows);
-	s->suspects = xmalloc((s->nrows ? s->nrows : 1) * sizeof(*s->suspects));
+	const struct jh_series_row **sus = xmalloc((s->nrows ? s->nrows : 1) * sizeof(*sus));
 	size_t steps = nd - 1;
 	for (size_t k = 0; k < s->nrows; k++) {
 		const struct jh_series_row *r = &s->rows[k];
 		if (steps && !r->down && 2 * (size_t)r->up > steps &&
 		    r->growth > noise_between(s, r, 0, nd - 1))
-			s->suspects[s->nsuspects++] = (uint32_t)k;
+			sus[s->nsuspects++] = r;
 	}
-	jh_qsort(s->suspects, s->nsuspects, sizeof(*s->suspects), cmp_suspects);
-	for (size_t j = 0; j < s->nsuspects; j++)
+	jh_qsort(sus, s->nsuspects, sizeof(*sus), cmp_suspects);
+	s->suspects = xmalloc((s->nsuspects ? s->nsuspects : 1) * sizeof(*s->suspects));
+	for (size_t j = 0; j < s->nsuspects; j++) {
+		s->suspects[j] = (uint32_t)(sus[j] - s->rows);
 		s->rows[s->suspects[j]].suspect = (int)j + 1;
-	sort_ctx = NULL;
+	}
+	free(sus);
 	/* the name index points at rows that moved: no more jh_series_add */
 	struct series_priv *p = s->priv;
 	jh_u64map_release(&p->row_by_name);

@@ -78,8 +78,7 @@ static int cmp_named(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-int jh_series_order(char *const *paths, size_t n, int allow_mixed, size_t *order,
-		    struct jh_diag *d)
+int jh_series_order(char *const *paths, size_t n, int allow_mixed, size_t *order, struct jh_diag *d)
 {
 	struct named *nm = xcalloc(n ? n : 1, sizeof(*nm));
 	size_t k = 0, first = SIZE_MAX;
@@ -92,11 +91,12 @@ int jh_series_order(char *const *paths, size_t n, int allow_mixed, size_t *order
 		if (first == SIZE_MAX) {
 			first = i;
 		} else if (!allow_mixed && nm[0].nm.pid != dn.pid) {
-			jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-				    "--series: %s (pid %llu) and %s (pid %llu) are dumps of different "
-				    "processes; --allow-mixed follows them anyway",
-				    paths[first], (unsigned long long)nm[0].nm.pid, paths[i],
-				    (unsigned long long)dn.pid);
+			jh_diag_set(
+				d, JH_EXIT_USAGE, NULL, 0,
+				"--series: %s (pid %llu) and %s (pid %llu) are dumps of different "
+				"processes; --allow-mixed follows them anyway",
+				paths[first], (unsigned long long)nm[0].nm.pid, paths[i],
+				(unsigned long long)dn.pid);
 			free(nm);
 			return -1;
 		}

@@ -179,6 +179,7 @@ void jh_options_usage(FILE *f)
 	      "Values:  --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
+	      "Series:  --series DUMP... (leak suspects; --svg: chart)  --stacks  --normalize\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
 	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
 	      "\n"
@@ -423,7 +424,8 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 			else if (!strcmp(v, "none"))
 				o->normalize = JH_NORM_NONE;
 			else
-				return usage_error(d, "--normalize=%s: clones, templates or none", v);
+				return usage_error(d, "--normalize=%s: clones, templates or none",
+						   v);
 			break;
 		case O_THREAD: {
 			o->have_thread = 1;

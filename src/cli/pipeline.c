@@ -105,16 +105,6 @@ static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const 
 	return JH_EXIT_NODATA;
 }
 
-/* Every location named by a .symbolized file (no file:line anywhere), where
- * jeprof refuses --lines ("--lines cannot be used without a binary"). */
-static int names_only(const struct jh_model *m)
-{
-	for (size_t i = 0; i < m->nlocs; i++)
-		if (m->locs[i].status != JH_SYM_EMBEDDED)
-			return 0;
-	return 1;
-}
-
 /* With --base: o, or a copy of it in *copy normalising names when the
  * profiles and the bases come from different builds (builds.c). */
 static const struct jh_options *normalized(const struct jh_options *o, const struct jh_model *m,
@@ -130,24 +120,6 @@ static const struct jh_options *normalized(const struct jh_options *o, const str
 	*copy = *o;
 	copy->normalize = norm;
 	return copy;
-}
-
-int jh_model_check(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d)
-{
-	if (m->values && !(m->values & (1u << o->value))) {
-		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
-							       "alloc_objects", "alloc_space" };
-		jh_diag_set(d, JH_EXIT_NODATA, m->types_file, 0,
-			    "no sample type %s (the profile has: %s)", names[o->value], m->types);
-		return JH_EXIT_NODATA;
-	}
-	if (o->granularity == JH_GRAN_LINES && names_only(m)) {
-		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-			    "--lines: the profiles carry function names only (.symbolized); "
-			    "line numbers need the raw dump and its binaries");
-		return JH_EXIT_USAGE;
-	}
-	return JH_EXIT_OK;
 }
 
 /*

@@ -28,7 +28,8 @@ static int refuse(const struct jh_options *o, enum jh_output mode, struct jh_dia
 		what = o->output_mode_name ? o->output_mode_name : "this output";
 	if (what)
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-			    "--series: not with --%s; it writes --text or --svg", what[0] == '-' ? what + 2 : what);
+			    "--series: not with --%s; it writes --text or --svg",
+			    what[0] == '-' ? what + 2 : what);
 	return what ? JH_EXIT_USAGE : 0;
 }
 

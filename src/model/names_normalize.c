@@ -32,7 +32,7 @@ static size_t drop_clone_groups(char *s, size_t n)
  * ".cold.N", ".constprop.N", ".isra.N", ".part.N"), n if none. */
 static size_t strip_suffix(const char *s, size_t n)
 {
-	static const char *const words[] = { ".constprop", ".isra", ".part", ".cold" };
+	static const char words[][12] = { ".constprop", ".isra", ".part", ".cold" };
 	size_t e = n;
 	while (e > 0 && is_digit(s[e - 1]))
 		e--;

@@ -33,8 +33,9 @@ static void test_dump_names(void **state)
 	assert_int_equal(n.pid, 1);
 	jh_dump_name_parse(".1.2.u3.heap", &n); /* empty prefix */
 	assert_true(n.ok);
-	const char *bad[] = { "after.heap", "jeprof.1234.heap", "p.12.x.i1.heap",
-			      "p.1.2.i1.heap.bz2", "p.1.2.3.heap", "p.1.2.i1.heapx", "p1.2.i3.heap" };
+	const char *bad[] = { "after.heap",        "jeprof.1234.heap", "p.12.x.i1.heap",
+			      "p.1.2.i1.heap.bz2", "p.1.2.3.heap",     "p.1.2.i1.heapx",
+			      "p1.2.i3.heap" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		jh_dump_name_parse(bad[i], &n);
 		if (n.ok)
@@ -90,7 +91,7 @@ static void test_normalize(void **state)
 	check_norm("std::vector<int>::push_back.isra.0", JH_NORM_CLONES | JH_NORM_TEMPLATES,
 		   "std::vector::push_back");
 	check_norm("a<b<c>>::d", JH_NORM_TEMPLATES, "a::d");
-	check_norm("a<b::d", JH_NORM_TEMPLATES, "a<b::d");           /* unbalanced: kept */
+	check_norm("a<b::d", JH_NORM_TEMPLATES, "a<b::d");               /* unbalanced: kept */
 	check_norm("S::operator<<", JH_NORM_TEMPLATES, "S::operator<<"); /* operators kept */
 	check_norm("foo.constprop.0", 0, "foo.constprop.0");
 }

@@ -12,9 +12,9 @@
 
 enum { WIDTH = 1000, HEIGHT = 520, X0 = 80, TOP = 50, LEGEND = 300, BOTTOM = 60 };
 
-static const char *const palette[] = { "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
-				       "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#98df8a" };
-static const char *const suspect_colors[] = { "#d62728", "#ff7f0e", "#e6550d", "#a50f15" };
+static const char palette[][8] = { "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#e377c2",
+				   "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#98df8a" };
+static const char suspect_colors[][8] = { "#d62728", "#ff7f0e", "#e6550d", "#a50f15" };
 
 struct line {
 	const char *name;
@@ -77,18 +77,20 @@ static void axes(struct jh_sb *sb, const struct jh_series *s, double ymax, doubl
 	jh_sb_adds(sb, "</g>\n");
 }
 
-static void draw_line(struct jh_sb *sb, const struct jh_series *s, const struct line *l,
-		      size_t idx, double ymax, double step, double plot_h)
+static void draw_line(struct jh_sb *sb, const struct jh_series *s, const struct line *l, size_t idx,
+		      double ymax, double step, double plot_h)
 {
 	double y0 = HEIGHT - BOTTOM;
-	const char *color = l->total	 ? "#000"
+	const char *color = l->total     ? "#000"
 			    : l->suspect ? suspect_colors[(l->suspect - 1) % 4]
 					 : palette[idx % (sizeof(palette) / sizeof(palette[0]))];
 	jh_sb_addf(sb, "<g class=\"%s\" data-rank=\"%d\">\n",
-		   l->total ? "total" : l->suspect ? "row suspect" : "row", l->suspect);
+		   l->total     ? "total"
+		   : l->suspect ? "row suspect"
+				: "row",
+		   l->suspect);
 	jh_sb_addf(sb, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"",
-		   color, l->suspect ? "3" : "1.5",
-		   l->total ? " stroke-dasharray=\"6,3\"" : "");
+		   color, l->suspect ? "3" : "1.5", l->total ? " stroke-dasharray=\"6,3\"" : "");
 	for (size_t i = 0; i < s->ndumps; i++)
 		jh_sb_addf(sb, "%s%.3f,%.3f", i ? " " : "", X0 + step * (double)i,
 			   y0 - (ymax > 0 ? l->v[i] / ymax * plot_h : 0));
@@ -118,11 +120,12 @@ static void legend(struct jh_sb *sb, const struct line *lines, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		const struct line *l = &lines[k];
 		double y = TOP + 18.0 * (double)k;
-		const char *color = l->total	 ? "#000"
-				    : l->suspect ? suspect_colors[(l->suspect - 1) % 4]
-						 : palette[k % (sizeof(palette) / sizeof(palette[0]))];
-		jh_sb_addf(sb, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"4\" fill=\"%s\"/>", x,
-			   y - 4, color);
+		const char *color = l->total ? "#000"
+				    : l->suspect
+					    ? suspect_colors[(l->suspect - 1) % 4]
+					    : palette[k % (sizeof(palette) / sizeof(palette[0]))];
+		jh_sb_addf(sb, "<rect x=\"%d\" y=\"%.1f\" width=\"12\" height=\"4\" fill=\"%s\"/>",
+			   x, y - 4, color);
 		jh_sb_addf(sb, "<text x=\"%d\" y=\"%.1f\"%s>", x + 18, y,
 			   l->suspect ? " font-weight=\"bold\" fill=\"#d62728\"" : "");
 		if (l->suspect)
@@ -176,7 +179,7 @@ int jh_report_series_svg(FILE *out, const struct jh_series *s, size_t top, const
 		   "data-step=\"%.6f\" data-ymax=\"%.17g\" data-unit=\"%s\">\n",
 		   X0, HEIGHT - BOTTOM, plot_h, step, ymax,
 		   s->value == JH_INUSE_OBJECTS || s->value == JH_ALLOC_OBJECTS ? "objects"
-										 : "bytes");
+										: "bytes");
 	/* suspects last: drawn on top */
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t k = 0; k < n; k++)

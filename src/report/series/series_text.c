@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const value_names[JH_NVALUES] = { "in-use objects", "in-use space",
-						      "allocated objects", "allocated space" };
+static const char value_names[JH_NVALUES][20] = { "in-use objects", "in-use space",
+						  "allocated objects", "allocated space" };
 
 void jh_series_sparkline(struct jh_sb *sb, const double *v, size_t n, double maxv)
 {

@@ -27,12 +27,16 @@ void jh_builds_release(struct jh_builds *b)
 
 int jh_builds_add(struct jh_builds *b, const struct jh_model *m, struct jh_symbolizer *s)
 {
-	const char *last = NULL;
+	struct jh_u64map seen; /* module path (interned in m) -> 1 */
+	jh_u64map_init(&seen);
 	for (size_t i = 0; i < m->nlocs && s; i++) {
 		const char *mod = m->locs[i].module;
-		if (!mod || mod == last || m->locs[i].status == JH_SYM_EMBEDDED)
+		if (!mod || m->locs[i].status == JH_SYM_EMBEDDED)
 			continue;
-		last = mod;
+		int fresh;
+		jh_u64map_put(&seen, (uint64_t)(uintptr_t)mod, &fresh);
+		if (!fresh)
+			continue;
 		jh_sb_reset(&b->sb);
 		if (jh_symbolizer_build_id(s, mod, &b->sb))
 			continue;
@@ -47,6 +51,7 @@ int jh_builds_add(struct jh_builds *b, const struct jh_model *m, struct jh_symbo
 			b->differ = file;
 		}
 	}
+	jh_u64map_release(&seen);
 	return b->differ != NULL;
 }
 

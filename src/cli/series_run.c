@@ -19,18 +19,17 @@
 /* The options the series cannot combine with: a usage error, or 0. */
 static int refuse(const struct jh_options *o, enum jh_output mode, struct jh_diag *d)
 {
-	const char *what = NULL;
 	if (o->nbases)
-		what = "--base (a series compares its own dumps)";
-	else if (o->have_thread)
-		what = "--thread";
-	else if (mode != JH_OUT_TEXT && mode != JH_OUT_SVG)
-		what = o->output_mode_name ? o->output_mode_name : "this output";
-	if (what)
-		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-			    "--series: not with --%s; it writes --text or --svg",
-			    what[0] == '-' ? what + 2 : what);
-	return what ? JH_EXIT_USAGE : 0;
+		return jh_diag_set(
+			d, JH_EXIT_USAGE, NULL, 0,
+			"--series: not with --base (the first dump is the series' base)");
+	if (o->have_thread)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--series: not with --thread");
+	if (mode != JH_OUT_TEXT && mode != JH_OUT_SVG)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--series writes --text or --svg, not --%s",
+				   o->output_mode_name ? o->output_mode_name : "?");
+	return 0;
 }
 
 /* Reads dump path into a model, analyses it and adds it as dump i. Keeps
@@ -74,9 +73,9 @@ static int render(const struct jh_series *s, enum jh_output mode, const struct j
 
 int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_diag *d)
 {
-	int code = refuse(o, mode, d);
-	if (code)
-		return code;
+	if (refuse(o, mode, d))
+		return JH_EXIT_USAGE;
+	int code = JH_EXIT_OK;
 	size_t n = o->nprofiles, *order = xmalloc(n * sizeof(*order));
 	if (jh_series_order(o->profiles, n, o->allow_mixed, order, d)) {
 		free(order);

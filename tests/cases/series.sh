@@ -98,6 +98,14 @@ rc=0
 "$JEHEAP" --series --allow-mixed ./leaky "p.$pid.1.i1.heap" "p.99999999.4.i4.heap" \
 	>out 2>/dev/null || fail "--allow-mixed: exit $?"
 rm "p.99999999.4.i4.heap"
+# what a series does not combine with: one line, exit 1, nothing written
+for args in "--dot|--series writes --text or --svg, not --dot" \
+	"--base=p.$pid.0.i0.heap|--series: not with --base (the first dump is the series' base)"; do
+	rc=0
+	"$JEHEAP" --series "${args%%|*}" ./leaky p.*.heap >out 2>err || rc=$?
+	[ "$rc" = 1 ] && [ ! -s out ] && [ "$(cat err)" = "jeheap: ${args#*|}" ] ||
+		fail "${args%%|*}: exit $rc: $(cat err)"
+done
 # files not named by jemalloc keep their place
 cp "p.$pid.5.i5.heap" five.heap
 "$JEHEAP" --series ./leaky "p.$pid.3.i3.heap" five.heap "p.$pid.1.i1.heap" >out 2>/dev/null

@@ -84,7 +84,8 @@ jeprof --text --show_bytes old/leaky "$B" >jo 2>/dev/null
 vn=$(awk '$6 == "leak_step.constprop.0" {print $1}' jn)
 vo=$(awk '$6 == "leak_step" {print $1}' jo)
 [ -n "$vn" ] && [ -n "$vo" ] || fail "jeprof rows: '$vn' '$vo'"
-[ "$(awk '{print $1}' rows)" = $((vn - vo)) ] || fail "leak_step $(awk '{print $1}' rows), jeprof $vn - $vo"
+d=$(($(awk '{print $1}' rows) - (vn - vo))) # jeprof's two values are truncated each
+[ "${d#-}" -le 1 ] || fail "leak_step $(awk '{print $1}' rows), jeprof $vn - $vo"
 "$JEHEAP" --text --show_bytes --normalize=clones --base="$B" "$A" >explicit 2>/dev/null
 cmp -s auto explicit || fail "--normalize=clones differs from the automatic match"
 # the series across the two builds: one leak_step row

@@ -41,6 +41,9 @@ struct jh_analysis_opts {
 	 * interactive commands): callee location + 1 (0 = leaf) -> n of Run#n.
 	 * Owned by the caller; NULL = numbered afresh for this graph. */
 	struct jh_u64map *run_ids;
+	/* JH_NORM_CLONES | JH_NORM_TEMPLATES (names.h): function names
+	 * normalised (matching across builds); 0 = as jeprof names them */
+	unsigned normalize;
 };
 
 enum jh_unit {

@@ -20,11 +20,25 @@ static inline const char *jh_loc_shown_module(const struct jh_location *l)
 /* jeprof's ShortFunctionName of full, appended to out. */
 void jh_short_function_name(struct jh_sb *out, const char *full);
 
+/*
+ * Matching functions across builds (--normalize, names_normalize.c):
+ * JH_NORM_CLONES drops the compiler's clone suffixes (".constprop.N",
+ * ".isra.N", ".part.N", ".cold", ".cold.N", " [clone .xxx]", repeated or
+ * combined), JH_NORM_TEMPLATES also drops balanced template arguments
+ * "<...>" (names holding "operator" keep theirs). JH_NORM_NONE is the
+ * command line's "never" (not a rule).
+ */
+enum { JH_NORM_CLONES = 1, JH_NORM_TEMPLATES = 2, JH_NORM_NONE = 4 };
+/* Normalises name[0..n) by flags in place (it only shrinks); returns the
+ * new length, name NUL-terminated there. */
+size_t jh_normalize_name(char *name, size_t n, unsigned flags);
+
 /* Caches short names and file:line strings per interned string. */
 struct jh_namer {
 	struct jh_intern *names; /* where results are interned */
 	struct jh_u64map shorts; /* full-name pointer -> short-name pointer */
 	struct jh_sb tmp;
+	unsigned normalize; /* JH_NORM_CLONES | JH_NORM_TEMPLATES: short names normalised */
 };
 void jh_namer_init(struct jh_namer *n, struct jh_intern *names);
 void jh_namer_release(struct jh_namer *n);

@@ -45,6 +45,10 @@ struct jh_options {
 	struct jh_flame_opts flame; /* --title --width --minwidth --inverted --reverse
 	                             * --base-widths; inputs and bases set by the parser */
 	int all_types;              /* --all-types: --speedscope writes every value */
+	int series;                 /* --series: the profiles are a series of dumps */
+	int allow_mixed;            /* --allow-mixed: a series of several processes */
+	int stacks;                 /* --stacks: series rows per stack */
+	unsigned normalize;         /* --normalize: JH_NORM_* (names.h) */
 
 	int no_cache;           /* --no-cache */
 	const char *cache_dir;  /* --cache-dir=DIR */

@@ -590,6 +590,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	}
 	jh_intern_init(&gp->keys);
 	jh_namer_init(&gp->namer, &gp->keys);
+	gp->namer.normalize = o->normalize;
 	jh_u64map_init(&gp->node_by_key);
 	jh_u64map_init(&gp->runkeys);
 	jh_u64map_init(&gp->own_run_ids);

@@ -32,6 +32,22 @@ int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_mode
 int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 		  const struct jh_options *o, int background, struct jh_diag *d);
 
+/* Whether the built model can give o's report: the sample type is there,
+ * --lines has lines. JH_EXIT_OK, else the exit code with d set. */
+int jh_model_check(const struct jh_model *m, const struct jh_options *o, struct jh_diag *d);
+
+/*
+ * --series (series_run.c): one model and analysis per dump, in series
+ * order, the series table, its report (--text or --svg). Returns an exit
+ * code.
+ */
+int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_diag *d);
+
+/* The summing guard (sum_guard.c): one warning when the profiles summed
+ * are jemalloc dumps of one process at different times or of several
+ * processes. */
+void jh_sum_guard(const struct jh_options *o);
+
 struct jh_outfile;
 /*
  * --proto (views.c): every value of the whole process or of each selected

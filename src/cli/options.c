@@ -8,6 +8,8 @@
 #include "args_hint.h"
 #include "cache_opts.h"
 
+#include "jeheap/names.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -81,6 +83,10 @@ enum id {
 	O_CACHE_SIZE,
 	O_SYMBOLS_ONLY,
 	O_DEBUGINFOD,
+	O_SERIES,
+	O_ALLOW_MIXED,
+	O_STACKS,
+	O_NORMALIZE,
 };
 
 struct opt {
@@ -179,6 +185,10 @@ static const struct opt opts[] = {
 	{ "cache-size", K_STR, O_CACHE_SIZE },
 	{ "symbols-only", K_FLAG, O_SYMBOLS_ONLY },
 	{ "debuginfod", K_STR, O_DEBUGINFOD },
+	{ "series", K_FLAG, O_SERIES },
+	{ "allow-mixed", K_FLAG, O_ALLOW_MIXED },
+	{ "stacks", K_FLAG, O_STACKS },
+	{ "normalize", K_STR, O_NORMALIZE },
 };
 
 void jh_options_usage(FILE *f)
@@ -196,6 +206,7 @@ void jh_options_usage(FILE *f)
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
 	      "         pprof's --hide --show --show_from --prune_from (=RE) --noinlines\n"
+	      "Series:  --series DUMP... (leak suspects; --svg: chart)  --stacks  --normalize\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
 	      "         --debuginfod=URL  --no-cache --cache-dir=DIR --symbols-only (cache)\n"
 	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
@@ -397,6 +408,9 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_NOINLINES: o->noinlines = on; break;
 		case O_CACHE: o->no_cache = !on; break;
 		case O_SYMBOLS_ONLY: o->symbols_only = on; break;
+		case O_SERIES: o->series = on; break;
+		case O_ALLOW_MIXED: o->allow_mixed = on; break;
+		case O_STACKS: o->stacks = on; break;
 		}
 		return 0;
 	}
@@ -440,6 +454,17 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_CACHE_DIR: o->cache_dir = v; break;
 		case O_CACHE_SIZE: o->cache_size = v; break;
 		case O_DEBUGINFOD: o->debuginfod = v; break;
+		case O_NORMALIZE:
+			if (!strcmp(v, "clones"))
+				o->normalize = JH_NORM_CLONES;
+			else if (!strcmp(v, "templates"))
+				o->normalize = JH_NORM_CLONES | JH_NORM_TEMPLATES;
+			else if (!strcmp(v, "none"))
+				o->normalize = JH_NORM_NONE;
+			else
+				return usage_error(d, "--normalize=%s: clones, templates or none",
+						   v);
+			break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;
@@ -675,5 +700,6 @@ struct jh_analysis_opts jh_options_analysis(const struct jh_options *o, struct j
 		.prune_from = o->prune_from,
 		.noinlines = o->noinlines,
 		.run_ids = run_ids,
+		.normalize = o->normalize & (JH_NORM_CLONES | JH_NORM_TEMPLATES),
 	};
 }

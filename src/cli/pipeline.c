@@ -3,6 +3,7 @@
  * The report of one mode is report_one.c's (shared with the interactive
  * mode).
  */
+#include "builds.h"
 #include "cli.h"
 #include "coverage_line.h"
 #include "empty.h"
@@ -107,14 +108,21 @@ static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const 
 	return JH_EXIT_NODATA;
 }
 
-/* Every location named by a .symbolized file (no file:line anywhere), where
- * jeprof refuses --lines ("--lines cannot be used without a binary"). */
-static int names_only(const struct jh_model *m)
+/* With --base: o, or a copy of it in *copy normalising names when the
+ * profiles and the bases come from different builds (builds.c). */
+static const struct jh_options *normalized(const struct jh_options *o, const struct jh_model *m,
+					   struct jh_symbolizer *s, struct jh_options *copy)
 {
-	for (size_t i = 0; i < m->nlocs; i++)
-		if (m->locs[i].status != JH_SYM_EMBEDDED)
-			return 0;
-	return 1;
+	struct jh_builds b;
+	jh_builds_init(&b);
+	jh_builds_add(&b, m, s);
+	unsigned norm = jh_builds_normalize(o, &b);
+	jh_builds_release(&b);
+	if (!norm)
+		return o;
+	*copy = *o;
+	copy->normalize = norm;
+	return copy;
 }
 
 /*
@@ -149,6 +157,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			code = jh_outfile_error(&of, errno, d);
 		return jh_outfile_close(&of, code, d);
 	}
+	if (o->series)
+		return jh_series_run(o, o->output == JH_OUT_DEFAULT ? JH_OUT_TEXT : mode, d);
 	if (!supported(mode)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--%s: not supported yet",
 			    o->output_mode_name ? o->output_mode_name : "?");
@@ -161,6 +171,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	jh_sum_guard(o);
 	struct jh_raw_spool spool;
 	if (mode == JH_OUT_RAW && !(o = jh_raw_spool_stdin(&spool, o, d)))
 		return d->code;
@@ -169,6 +180,7 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		jh_progress_begin(&so);
 	struct jh_symbolizer *s = jh_symbolizer_new(&so);
 	struct jh_model m;
+	struct jh_options onorm;
 	struct jh_model_opts mo = jh_options_model(o);
 	int code = JH_EXIT_OK;
 	jh_run_ids_init();
@@ -178,18 +190,11 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 		code = d->code ? d->code : JH_EXIT_INPUT;
 	} else if (o->symbols_only) {
 		code = JH_EXIT_OK; /* the symbolizer wrote the cache: no report */
-	} else if (m.values && !(m.values & (1u << o->value))) {
-		static const char *const names[JH_NVALUES] = { "inuse_objects", "inuse_space",
-							       "alloc_objects", "alloc_space" };
-		jh_diag_set(d, JH_EXIT_NODATA, m.types_file, 0,
-			    "no sample type %s (the profile has: %s)", names[o->value], m.types);
-		code = JH_EXIT_NODATA;
-	} else if (o->granularity == JH_GRAN_LINES && names_only(&m)) {
-		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-			    "--lines: the profiles carry function names only (.symbolized); "
-			    "line numbers need the raw dump and its binaries");
-		code = JH_EXIT_USAGE;
+	} else if ((code = jh_model_check(&m, o, d)) != JH_EXIT_OK) {
+		/* d set */
 	} else {
+		if (o->nbases && !o->normalize)
+			o = normalized(o, &m, s, &onorm);
 		struct jh_outfile of;
 		/* a viewer opens the file before the report returns */
 		int viewer = mode == JH_OUT_WEB || mode == JH_OUT_GV || mode == JH_OUT_EVINCE;

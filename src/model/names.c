@@ -230,6 +230,7 @@ void jh_short_function_name(struct jh_sb *out, const char *full)
 void jh_namer_init(struct jh_namer *n, struct jh_intern *names)
 {
 	n->names = names;
+	n->normalize = 0;
 	jh_u64map_init(&n->shorts);
 	jh_sb_init(&n->tmp);
 }
@@ -248,6 +249,8 @@ const char *jh_namer_short(struct jh_namer *n, const char *full)
 		return (const char *)(uintptr_t)*v;
 	jh_sb_reset(&n->tmp);
 	jh_short_function_name(&n->tmp, full);
+	if (n->normalize & (JH_NORM_CLONES | JH_NORM_TEMPLATES))
+		n->tmp.len = jh_normalize_name(n->tmp.buf, n->tmp.len, n->normalize);
 	const char *s = jh_intern_n(n->names, n->tmp.buf, n->tmp.len);
 	*v = (uint64_t)(uintptr_t)s; /* the map was not modified since the put */
 	return s;

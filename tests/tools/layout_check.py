@@ -23,8 +23,9 @@ PUBLIC = {
     "symbolize.h": "symbolize", "debug_find.h": "symbolize", "list_lines.h": "symbolize",
     "elf_image.h": "symbolize",
     "model.h": "model", "names.h": "model",
-    "analyse.h": "analysis", "regex.h": "analysis",
+    "analyse.h": "analysis", "regex.h": "analysis", "series.h": "analysis",
     "report.h": "report", "report_output.h": "report", "report_flame.h": "report",
+    "report_series.h": "report",
     "options.h": "cli",
 }
 # Files allowed to call exit()/abort(): the command line, and the out-of-memory handler.

@@ -1,0 +1,126 @@
+/*
+ * series_run.c - --series: the dumps in series order, each read into its
+ * own model (one symbolizer for all: modules are read once) and analysed
+ * with the command line's filters, added to the series table, which the
+ * series reports render.
+ */
+#include "builds.h"
+#include "cli.h"
+#include "coverage_line.h"
+#include "empty.h"
+#include "progress.h"
+
+#include "jeheap/model.h"
+#include "jeheap/report_series.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+/* The options the series cannot combine with: a usage error, or 0. */
+static int refuse(const struct jh_options *o, enum jh_output mode, struct jh_diag *d)
+{
+	if (o->nbases)
+		return jh_diag_set(
+			d, JH_EXIT_USAGE, NULL, 0,
+			"--series: not with --base (the first dump is the series' base)");
+	if (o->have_thread)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "--series: not with --thread");
+	if (mode != JH_OUT_TEXT && mode != JH_OUT_SVG)
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--series writes --text or --svg, not --%s",
+				   o->output_mode_name ? o->output_mode_name : "?");
+	return 0;
+}
+
+/* Reads dump path into a model, analyses it and adds it as dump i. Keeps
+ * the model in *m (the caller releases it). Returns an exit code. */
+static int add_dump(struct jh_series *s, size_t i, const char *path, struct jh_model *m,
+		    struct jh_symbolizer *sym, const struct jh_options *o, unsigned normalize,
+		    struct jh_diag *d)
+{
+	char *one[1] = { (char *)path };
+	struct jh_model_opts mo = jh_options_model(o);
+	mo.profiles = one;
+	mo.nprofiles = 1;
+	if (jh_model_build(m, &mo, sym, d))
+		return d->code ? d->code : JH_EXIT_INPUT;
+	int code = jh_model_check(m, o, d);
+	if (code)
+		return code;
+	struct jh_analysis_opts ao = jh_options_analysis(o, NULL);
+	ao.normalize = normalize;
+	struct jh_graph g;
+	if (jh_analyse(&g, m, &ao, -1, d)) {
+		jh_graph_release(&g);
+		return d->code ? d->code : JH_EXIT_INTERNAL;
+	}
+	jh_series_add(s, i, &g, path, m->period);
+	jh_graph_release(&g);
+	return JH_EXIT_OK;
+}
+
+static int render(const struct jh_series *s, enum jh_output mode, const struct jh_options *o,
+		  struct jh_diag *d)
+{
+	struct jh_outfile of;
+	if (!jh_outfile_open(&of, o->output_file, 0, d))
+		return JH_EXIT_OUTPUT;
+	int r = mode == JH_OUT_SVG ? jh_report_series_svg(of.f, s, 10, o->flame.title)
+				   : jh_report_series_text(of.f, s);
+	int code = r ? jh_outfile_error(&of, errno, d) : JH_EXIT_OK;
+	return jh_outfile_close(&of, code, d);
+}
+
+int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_diag *d)
+{
+	if (refuse(o, mode, d))
+		return JH_EXIT_USAGE;
+	int code = JH_EXIT_OK;
+	size_t n = o->nprofiles, *order = xmalloc(n * sizeof(*order));
+	if (jh_series_order(o->profiles, n, o->allow_mixed, order, d)) {
+		free(order);
+		return JH_EXIT_USAGE;
+	}
+	struct jh_symbolizer_opts so = o->sym;
+	if (o->quiet < 2)
+		jh_progress_begin(&so);
+	struct jh_symbolizer *sym = jh_symbolizer_new(&so);
+	struct jh_series s;
+	struct jh_model m = { 0 };
+	struct jh_builds b;
+	jh_builds_init(&b);
+	unsigned normalize = jh_builds_normalize(o, &b);
+	for (int pass = 0; pass < 2; pass++) {
+		int again = 0;
+		jh_series_init(&s, n, o->stacks, o->cum);
+		for (size_t i = 0; i < n && !code && !again; i++) {
+			jh_model_release(&m);
+			code = add_dump(&s, i, o->profiles[order[i]], &m, sym, o, normalize, d);
+			/* different builds: matched by normalised names, from the start */
+			if (!code && !pass && !o->normalize && jh_builds_add(&b, &m, sym))
+				again = (normalize = jh_builds_normalize(o, &b)) != 0;
+		}
+		if (!again)
+			break;
+		jh_series_release(&s);
+	}
+	jh_builds_release(&b);
+	jh_progress_end();
+	if (!code) {
+		jh_series_finish(&s);
+		if (!s.nrows) { /* why, as said of the last dump */
+			jh_nothing_to_show(&m, o, JH_OUT_TEXT, -1, d);
+			code = JH_EXIT_NODATA;
+		} else {
+			code = render(&s, mode, o, d);
+		}
+	}
+	if (code == JH_EXIT_OK && !o->quiet)
+		jh_coverage_line(&m, stderr); /* the last dump's */
+	jh_model_release(&m);
+	jh_series_release(&s);
+	if (sym)
+		jh_symbolizer_free(sym);
+	free(order);
+	return code;
+}

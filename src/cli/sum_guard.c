@@ -1,0 +1,46 @@
+/*
+ * sum_guard.c - several profiles without --series or --base are summed, as
+ * jeprof does; when their jemalloc file names say they are dumps of one
+ * process at different times, or of several processes, one warning says
+ * so and points at --series and --base.
+ */
+#include "cli.h"
+
+#include "jeheap/series.h"
+
+void jh_sum_guard(const struct jh_options *o)
+{
+	if (o->nprofiles < 2 || o->nbases || o->series)
+		return;
+	size_t named = 0, seqs = 1, pids = 0;
+	struct jh_dump_name first = { 0 };
+	uint64_t pid[3] = { 0 }; /* the first distinct pids, for the message */
+	for (size_t i = 0; i < o->nprofiles; i++) {
+		struct jh_dump_name dn;
+		jh_dump_name_parse(o->profiles[i], &dn);
+		if (!dn.ok)
+			continue;
+		if (!named++)
+			first = dn;
+		else
+			seqs += dn.pid == first.pid && dn.seq != first.seq;
+		size_t k = 0;
+		while (k < pids && k < 3 && pid[k] != dn.pid)
+			k++;
+		if (k == pids && k < 3)
+			pid[pids++] = dn.pid;
+		else if (k == 3)
+			pids = 4; /* more than three */
+	}
+	if (named < 2 || (pids == 1 && seqs == 1))
+		return;
+	if (pids > 1)
+		jh_warn("summing %zu dumps of different processes (pids %llu, %llu%s): --series "
+			"follows dumps over time, --base=OLD shows what changed",
+			named, (unsigned long long)pid[0], (unsigned long long)pid[1],
+			pids > 2 ? ", ..." : "");
+	else
+		jh_warn("summing %zu dumps of process %llu taken at different times: "
+			"--series follows them over time, --base=OLD shows what changed",
+			named, (unsigned long long)first.pid);
+}

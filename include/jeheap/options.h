@@ -43,6 +43,7 @@ struct jh_options {
 	struct jh_flame_opts flame; /* --title --width --minwidth --inverted --reverse
 	                             * --base-widths; inputs and bases set by the parser */
 	int all_types;              /* --all-types: --speedscope writes every value */
+	const char *fail_on_growth; /* --fail-on-growth=SIZE|PCT (with --base), or NULL */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

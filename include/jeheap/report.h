@@ -112,6 +112,13 @@ int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nvie
 			 enum jh_value def, int all_types, const struct jh_report_opts *o,
 			 struct jh_diag *d);
 
+/*
+ * --json: the versioned summary of docs/json.md (its schema there) of the
+ * whole-process graph g: inputs, modules, totals, coverage, the first
+ * o->nodecount functions and, with --base, the changes.
+ */
+int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o);
+
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
 

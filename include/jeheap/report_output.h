@@ -32,6 +32,7 @@ enum jh_output {
 	JH_OUT_WEB_FLAME,  /* --web=flame */
 	JH_OUT_PROTO,      /* pprof's profile.proto, gzipped (Go pprof's -proto) */
 	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
+	JH_OUT_JSON,       /* --json: jeheap's summary (docs/json.md) */
 };
 
 #endif

@@ -7,6 +7,8 @@
 
 #include "args_hint.h"
 
+#include "jeheap/gate.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -70,6 +72,7 @@ enum id {
 	O_VERBOSE,
 	O_TRUST_BINARIES,
 	O_ALL_TYPES,
+	O_FAIL_ON_GROWTH,
 };
 
 struct opt {
@@ -154,6 +157,8 @@ static const struct opt opts[] = {
 	{ "proto", K_OUTPUT, JH_OUT_PROTO },
 	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
 	{ "all-types", K_FLAG, O_ALL_TYPES },
+	{ "json", K_OUTPUT, JH_OUT_JSON },
+	{ "fail-on-growth", K_STR, O_FAIL_ON_GROWTH },
 };
 
 void jh_options_usage(FILE *f)
@@ -165,7 +170,7 @@ void jh_options_usage(FILE *f)
 	      "\n"
 	      "Output (default: interactive on a terminal, else --text):\n"
 	      "  --text --top[=N] --collapsed --flamegraph --html --dot --svg --pdf --png\n"
-	      "  --web --callgrind --proto --speedscope --list=RE --raw  --output=FILE\n"
+	      "  --web --callgrind --proto --speedscope --json --list=RE --raw --output=FILE\n"
 	      "Values:  --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
@@ -178,7 +183,7 @@ void jh_options_usage(FILE *f)
 	      "  jeheap --text --base=before.heap after.heap   what grew between two dumps\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 bad input, 3 output error, 4 nothing to show,\n"
-	      "70 internal error or out of memory.\n"
+	      "5 grew more than --fail-on-growth, 70 internal error or out of memory.\n"
 	      "Every option (graph, flame graph, symbols, jeprof's): man jeheap\n",
 	      f);
 }
@@ -402,6 +407,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_OUTPUT_FILE: o->output_file = v; break;
 		case O_TITLE: o->flame.title = v; break;
 		case O_SYSROOT: o->sym.sysroot = v; break;
+		case O_FAIL_ON_GROWTH: o->fail_on_growth = v; break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;
@@ -570,6 +576,12 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->flame.ninputs = o->nprofiles;
 	o->flame.bases = o->bases;
 	o->flame.nbases = o->nbases;
+	struct jh_gate gate;
+	if (o->fail_on_growth && !o->nbases)
+		return usage_error(d, "--fail-on-growth=%s needs --base (the dump to compare with)",
+				   o->fail_on_growth);
+	if (o->fail_on_growth && jh_gate_parse(&gate, o->fail_on_growth, "--fail-on-growth", d))
+		return -1;
 	if (o->flame.width < 30)
 		return usage_error(d, "--width: at least 30 pixels%s", "");
 	return 0;

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "coverage_line.h"
 #include "empty.h"
+#include "growth_gate.h"
 #include "output_kind.h"
 #include "progress.h"
 
@@ -54,7 +55,8 @@ static int supported(enum jh_output mode)
 	case JH_OUT_WEB_FLAME:
 	case JH_OUT_INTERACTIVE:
 	case JH_OUT_PROTO:
-	case JH_OUT_SPEEDSCOPE: return 1;
+	case JH_OUT_SPEEDSCOPE:
+	case JH_OUT_JSON: return 1;
 	default: return 0;
 	}
 }
@@ -151,6 +153,11 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	if (mode == JH_OUT_JSON && o->have_thread) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--json summarises the whole process: --thread does not apply");
+		return JH_EXIT_USAGE;
+	}
 	if (jh_output_is_binary(mode) && !o->output_file && isatty(1)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 			    "--%s writes binary data and standard output is a terminal: use "
@@ -208,6 +215,20 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				jh_coverage_line(&m, stderr);
 			if (code == JH_EXIT_OK && !o->quiet && o->verbose)
 				jh_model_coverage(&m, stderr);
+			/* the gate after the report (what grew is in the report too);
+			 * its verdict is the exit status, also when nothing changed
+			 * (a report with nothing to show says so as a warning) */
+			if (o->fail_on_growth && mode != JH_OUT_INTERACTIVE &&
+			    (code == JH_EXIT_OK || code == JH_EXIT_NODATA)) {
+				struct jh_diag gd = { { 0 }, 0 };
+				if (jh_growth_gate(&m, o, &gd) != JH_EXIT_OK) {
+					*d = gd;
+					code = gd.code;
+				} else if (code == JH_EXIT_NODATA) {
+					jh_warn("%s", d->msg);
+					code = JH_EXIT_OK;
+				}
+			}
 		}
 	}
 	JH_TRACE("done");

@@ -21,7 +21,8 @@ struct jh_options {
 	enum jh_value value; /* --inuse_space (default) ... */
 	int show_bytes, drop_negative, cum, heapcheck;
 
-	char **bases; /* --base, repeatable (summed) */
+	char **bases;  /* --base, repeatable (summed) */
+	int diff_base; /* the bases came (also) from --diff_base */
 	size_t nbases;
 	const char *focus, *ignore, *retain, *exclude; /* PCRE2 (Perl) patterns */
 

@@ -24,6 +24,7 @@ struct jh_report_opts {
 	const char *output_file; /* --output=FILE, NULL = stdout (viewers write there) */
 	const char *program;     /* ELF program argument, or NULL */
 	int cum;                 /* --cum: --text sorted by cumulative value */
+	int diff_base;           /* --diff_base: --text signs changes, percent of the bases */
 	/* --dot: the node and edge cuts, --heapcheck's styles */
 	int nodecount;
 	double nodefraction, edgefraction;

@@ -73,6 +73,7 @@ enum id {
 	O_TRUST_BINARIES,
 	O_ALL_TYPES,
 	O_FAIL_ON_GROWTH,
+	O_DIFF_BASE,
 };
 
 struct opt {
@@ -159,6 +160,7 @@ static const struct opt opts[] = {
 	{ "all-types", K_FLAG, O_ALL_TYPES },
 	{ "json", K_OUTPUT, JH_OUT_JSON },
 	{ "fail-on-growth", K_STR, O_FAIL_ON_GROWTH },
+	{ "diff_base", K_STRLIST, O_DIFF_BASE },
 };
 
 void jh_options_usage(FILE *f)
@@ -429,6 +431,10 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 	case K_STRLIST:
 		switch (op->arg) {
 		case O_BASE: strlist_add(&o->bases, &o->nbases, v); break;
+		case O_DIFF_BASE: /* pprof's -diff_base: a base, shown relative to its total */
+			strlist_add(&o->bases, &o->nbases, v);
+			o->diff_base = 1;
+			break;
 		case O_ADD_LIB: strlist_add(&o->sym.add_libs, &o->sym.nadd_libs, v); break;
 		case O_DEBUG_DIR: strlist_add(&o->sym.debug_dirs, &o->sym.ndebug_dirs, v); break;
 		case O_PATH_MAP: {

@@ -12,6 +12,7 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.output_file = o->output_file,
 		.program = o->program,
 		.cum = o->cum,
+		.diff_base = o->diff_base,
 		.nodecount = o->nodecount,
 		.nodefraction = o->nodefraction,
 		.edgefraction = o->edgefraction,

@@ -120,6 +120,15 @@ int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nvie
  */
 int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o);
 
+/*
+ * --threads: a table of m's threads (the first profile's tN: data), most
+ * bytes first: thread uid and name, bytes and objects of ao's pair (in use
+ * or allocated), share of all threads' bytes, and the function with the
+ * largest flat value in the thread (analysed with ao's filters).
+ */
+int jh_report_threads(FILE *out, const struct jh_model *m, const struct jh_analysis_opts *ao,
+		      struct jh_diag *d);
+
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
 

@@ -33,6 +33,7 @@ enum jh_output {
 	JH_OUT_PROTO,      /* pprof's profile.proto, gzipped (Go pprof's -proto) */
 	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
 	JH_OUT_JSON,       /* --json: jeheap's summary (docs/json.md) */
+	JH_OUT_THREADS,    /* --threads: the per-thread table */
 };
 
 #endif

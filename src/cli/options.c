@@ -161,6 +161,7 @@ static const struct opt opts[] = {
 	{ "json", K_OUTPUT, JH_OUT_JSON },
 	{ "fail-on-growth", K_STR, O_FAIL_ON_GROWTH },
 	{ "diff_base", K_STRLIST, O_DIFF_BASE },
+	{ "threads", K_OUTPUT, JH_OUT_THREADS },
 };
 
 void jh_options_usage(FILE *f)
@@ -630,7 +631,7 @@ struct jh_model_opts jh_options_model(const struct jh_options *o)
 		.nbases = o->nbases,
 		.program = o->program,
 		.drop_negative = o->drop_negative,
-		.threads = o->have_thread, /* only --thread reads them */
+		.threads = o->have_thread || o->output == JH_OUT_THREADS, /* only they read them */
 		.keep_first_pcs = o->output == JH_OUT_RAW,
 	};
 }

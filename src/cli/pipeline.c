@@ -56,7 +56,8 @@ static int supported(enum jh_output mode)
 	case JH_OUT_INTERACTIVE:
 	case JH_OUT_PROTO:
 	case JH_OUT_SPEEDSCOPE:
-	case JH_OUT_JSON: return 1;
+	case JH_OUT_JSON:
+	case JH_OUT_THREADS: return 1;
 	default: return 0;
 	}
 }
@@ -104,6 +105,22 @@ static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const 
 	else
 		jh_nothing_to_show(m, o, mode, empty, d);
 	return JH_EXIT_NODATA;
+}
+
+/* --threads: the table, or nothing to show when the profile has no thread data. */
+static int threads_table(struct jh_outfile *of, const struct jh_model *m,
+			 const struct jh_options *o, struct jh_diag *d)
+{
+	if (!m->nthreads) {
+		jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+			    "nothing to show: %s has no per-thread data",
+			    o->nprofiles ? o->profiles[0] : "the profile");
+		return JH_EXIT_NODATA;
+	}
+	struct jh_analysis_opts ao = jh_options_analysis(o, NULL);
+	if (jh_report_threads(of->f, m, &ao, d))
+		return d->code ? d->code : jh_outfile_error(of, errno, d);
+	return JH_EXIT_OK;
 }
 
 /* Every location named by a .symbolized file (no file:line anywhere), where
@@ -203,6 +220,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			} else if (mode == JH_OUT_RAW) {
 				if (jh_raw_write(of.f, &m, o, d))
 					code = d->code ? d->code : jh_outfile_error(&of, errno, d);
+			} else if (mode == JH_OUT_THREADS) {
+				code = threads_table(&of, &m, o, d);
 			} else if (mode == JH_OUT_INTERACTIVE) {
 				code = jh_interactive(&m, o, d);
 			} else if (mode == JH_OUT_PROTO || mode == JH_OUT_SPEEDSCOPE) {

@@ -129,6 +129,13 @@ int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_o
 int jh_report_threads(FILE *out, const struct jh_model *m, const struct jh_analysis_opts *ao,
 		      struct jh_diag *d);
 
+/*
+ * --stats: one screen about the profiles of g's model (g: the whole
+ * process, for the modules of the allocation sites): inputs, totals of the
+ * four sample types, stacks, threads, top modules, coverage.
+ */
+int jh_report_stats(FILE *out, const struct jh_graph *g);
+
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
 

@@ -34,6 +34,7 @@ enum jh_output {
 	JH_OUT_SPEEDSCOPE, /* speedscope's JSON file format */
 	JH_OUT_JSON,       /* --json: jeheap's summary (docs/json.md) */
 	JH_OUT_THREADS,    /* --threads: the per-thread table */
+	JH_OUT_STATS,      /* --stats: one screen about the profiles */
 };
 
 #endif

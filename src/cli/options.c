@@ -162,6 +162,7 @@ static const struct opt opts[] = {
 	{ "fail-on-growth", K_STR, O_FAIL_ON_GROWTH },
 	{ "diff_base", K_STRLIST, O_DIFF_BASE },
 	{ "threads", K_OUTPUT, JH_OUT_THREADS },
+	{ "stats", K_OUTPUT, JH_OUT_STATS },
 };
 
 void jh_options_usage(FILE *f)
@@ -174,6 +175,7 @@ void jh_options_usage(FILE *f)
 	      "Output (default: interactive on a terminal, else --text):\n"
 	      "  --text --top[=N] --collapsed --flamegraph --html --dot --svg --pdf --png\n"
 	      "  --web --callgrind --proto --speedscope --json --list=RE --raw --output=FILE\n"
+	      "  --stats --threads  --diff_base=FILE (pprof)  --fail-on-growth=SIZE|PCT\n"
 	      "Values:  --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
@@ -631,7 +633,8 @@ struct jh_model_opts jh_options_model(const struct jh_options *o)
 		.nbases = o->nbases,
 		.program = o->program,
 		.drop_negative = o->drop_negative,
-		.threads = o->have_thread || o->output == JH_OUT_THREADS, /* only they read them */
+		.threads = o->have_thread || o->output == JH_OUT_THREADS ||
+			   o->output == JH_OUT_STATS, /* only they read them */
 		.keep_first_pcs = o->output == JH_OUT_RAW,
 	};
 }

@@ -57,7 +57,8 @@ static int supported(enum jh_output mode)
 	case JH_OUT_PROTO:
 	case JH_OUT_SPEEDSCOPE:
 	case JH_OUT_JSON:
-	case JH_OUT_THREADS: return 1;
+	case JH_OUT_THREADS:
+	case JH_OUT_STATS: return 1;
 	default: return 0;
 	}
 }
@@ -170,9 +171,10 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
-	if (mode == JH_OUT_JSON && o->have_thread) {
+	if ((mode == JH_OUT_JSON || mode == JH_OUT_STATS) && o->have_thread) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
-			    "--json summarises the whole process: --thread does not apply");
+			    "--%s summarises the whole process: --thread does not apply",
+			    o->output_mode_name);
 		return JH_EXIT_USAGE;
 	}
 	if (jh_output_is_binary(mode) && !o->output_file && isatty(1)) {

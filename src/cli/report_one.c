@@ -74,6 +74,7 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	case JH_OUT_TOP: return jh_report_text(out, g, &ro, o->top_n);
 	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
 	case JH_OUT_JSON: return jh_report_json(out, g, &ro);
+	case JH_OUT_STATS: return jh_report_stats(out, g);
 	case JH_OUT_FLAMEGRAPH: return jh_report_flamegraph(out, g, ro.flame);
 	case JH_OUT_HTML: return jh_report_html(out, g, ro.flame);
 	case JH_OUT_WEB_FLAME:

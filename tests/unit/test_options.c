@@ -108,8 +108,9 @@ static void test_errors(void **state)
 	struct jh_options o;
 	struct jh_diag d;
 	assert_int_equal(parse(&o, &d, "--t", "p", NULL), -1);
-	assert_string_equal(d.msg, "option '--t' is ambiguous: --text --top --thread --total_delay "
-				   "--tools --test --test_stride --title --trust-binaries --threads");
+	assert_string_equal(d.msg, "option '--t' is ambiguous: --text --top --thread "
+				   "--total_delay --tools --test --test_stride --title "
+				   "--trust-binaries --threads");
 	assert_int_equal(d.code, JH_EXIT_USAGE);
 	assert_int_equal(parse(&o, &d, "--text", "--dot", "p", NULL), -1);
 	assert_string_equal(d.msg, "only specify one output mode (--text and --dot)");

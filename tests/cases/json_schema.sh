@@ -93,6 +93,12 @@ for c in "jeprof.4242.17.i3.heap 4242 17 i" "my.app.99.0.f.heap.symbolized 99 0 
   "$JEHEAP" --quiet --json "$TMP/$1" > "$TMP/i.json" && python3 "$CHECK" inputs "$TMP/i.json" $2 $3 $4 ||
     fail "$1: pid/seq/tag"
 done
+# nothing to show is still a summary: exit 0, zero change, no rows
+"$JEHEAP" --quiet --json --base=mt-s12/after.heap.symbolized mt-s12/after.heap.symbolized > "$TMP/z.json" ||
+  fail "--json, profile equal to its base: exit $?"
+python3 "$CHECK" schema "$DOC" "$TMP/z.json" || fail "--json, profile equal to its base: schema"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d["totals"]["inuse_space"] == 0 and d["functions"]["rows"] == [] and d["diff"]["growing_stacks"] == []))' "$TMP/z.json" ||
+  fail "--json, profile equal to its base: not an empty change"
 # --thread does not apply
 "$JEHEAP" --json --thread=0 mt-s12/after.heap.symbolized > /dev/null 2>"$TMP/err"
 [ $? = 1 ] && grep -q 'jeheap: --json summarises the whole process: --thread does not apply' "$TMP/err" ||

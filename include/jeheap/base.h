@@ -173,6 +173,7 @@ enum jh_exit {
 	JH_EXIT_INPUT = 2,     /* missing, unreadable or malformed input file */
 	JH_EXIT_OUTPUT = 3,    /* cannot write output; graphviz missing or failed */
 	JH_EXIT_NODATA = 4,    /* nothing to show where a report needs data (dot: no nodes) */
+	JH_EXIT_GROWTH = 5,    /* --fail-on-growth: memory grew more than the threshold */
 	JH_EXIT_INTERNAL = 70, /* out of memory, internal error */
 };
 struct jh_diag {

@@ -40,6 +40,16 @@ struct jh_mthread {
 	size_t nr, alloc;
 };
 
+/* One file the model was built from. */
+struct jh_model_input {
+	const char *file; /* as given (interned) */
+	enum jh_format format;
+	uint64_t period; /* its sampling period (0 = none) */
+	int is_base;     /* a --base file */
+	size_t nstacks;  /* its distinct stacks */
+	size_t nthreads; /* its threads (tN: lines) */
+};
+
 struct jh_model {
 	struct jh_intern names;
 	const char *program; /* binary= / program argument / main exe from maps */
@@ -68,6 +78,10 @@ struct jh_model {
 	struct jh_mapping *maps;
 	size_t nmaps;
 	uint64_t period;
+	/* Every file read, in the order read (profiles, then bases): what
+	 * --json lists as its inputs. */
+	struct jh_model_input *inputs;
+	size_t ninputs;
 	/* The values every file has (bit 1 << enum jh_value, 0 = all) and,
 	 * when one lacks some, that file and its sample types (pprof input). */
 	unsigned values;
@@ -106,5 +120,22 @@ void jh_model_coverage(const struct jh_model *m, FILE *f);
 /* bytes[l] for every location l: the in-use bytes (profiles and bases) of
  * the stacks l is in, each stack once. */
 void jh_model_loc_bytes(const struct jh_model *m, double *bytes);
+
+/* How well the locations symbolized from raw dumps got names, weighted
+ * by in-use bytes (jh_model_loc_bytes); _start, the dynamic loader and
+ * allocator frames are not counted. */
+struct jh_coverage_module {
+	const char *module;           /* interned path */
+	size_t full, symbol, unknown; /* its locations by status */
+	double bytes_short;           /* bytes of its locations without a full answer */
+};
+struct jh_coverage {
+	double full_bytes, total_bytes;
+	struct jh_coverage_module *mods; /* in order of first location; caller frees */
+	size_t nmods;
+};
+/* Fills c; returns 0 (c empty) when every name came from .symbolized
+ * files: then there is nothing to say. */
+int jh_model_coverage_tally(const struct jh_model *m, struct jh_coverage *c);
 
 #endif

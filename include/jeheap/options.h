@@ -21,7 +21,8 @@ struct jh_options {
 	enum jh_value value; /* --inuse_space (default) ... */
 	int show_bytes, drop_negative, cum, heapcheck;
 
-	char **bases; /* --base, repeatable (summed) */
+	char **bases;  /* --base, repeatable (summed) */
+	int diff_base; /* the bases came (also) from --diff_base */
 	size_t nbases;
 	const char *focus, *ignore, *retain, *exclude;    /* PCRE2 (Perl) patterns */
 	const char *hide, *show, *show_from, *prune_from; /* Go pprof's frame filters */
@@ -56,6 +57,7 @@ struct jh_options {
 	char *cache_path;       /* the cache folder used (o->sym.cache_dir), owned */
 	int symbols_only;       /* --symbols-only: fill the cache, no report */
 	const char *debuginfod; /* --debuginfod=URLS */
+	const char *fail_on_growth; /* --fail-on-growth=SIZE|PCT (with --base), or NULL */
 
 	const char *program; /* ELF program argument, or NULL */
 	char **profiles;     /* profile paths ("-" = stdin) */

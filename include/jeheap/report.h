@@ -24,6 +24,7 @@ struct jh_report_opts {
 	const char *output_file; /* --output=FILE, NULL = stdout (viewers write there) */
 	const char *program;     /* ELF program argument, or NULL */
 	int cum;                 /* --cum: --text sorted by cumulative value */
+	int diff_base;           /* --diff_base: --text signs changes, percent of the bases */
 	/* --dot: the node and edge cuts, --heapcheck's styles */
 	int nodecount;
 	double nodefraction, edgefraction;
@@ -119,6 +120,29 @@ int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, e
 int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nviews,
 			 enum jh_value def, int all_types, const struct jh_report_opts *o,
 			 struct jh_diag *d);
+
+/*
+ * --json: the versioned summary of docs/json.md (its schema there) of the
+ * whole-process graph g: inputs, modules, totals, coverage, the first
+ * o->nodecount functions and, with --base, the changes.
+ */
+int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o);
+
+/*
+ * --threads: a table of m's threads (the first profile's tN: data), most
+ * bytes first: thread uid and name, bytes and objects of ao's pair (in use
+ * or allocated), share of all threads' bytes, and the function with the
+ * largest flat value in the thread (analysed with ao's filters).
+ */
+int jh_report_threads(FILE *out, const struct jh_model *m, const struct jh_analysis_opts *ao,
+		      struct jh_diag *d);
+
+/*
+ * --stats: one screen about the profiles of g's model (g: the whole
+ * process, for the modules of the allocation sites): inputs, totals of the
+ * four sample types, stacks, threads, top modules, coverage.
+ */
+int jh_report_stats(FILE *out, const struct jh_graph *g);
 
 /* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);

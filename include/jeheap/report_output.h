@@ -35,6 +35,9 @@ enum jh_output {
 	JH_OUT_TRACES,     /* Go pprof's -traces: every stack with its value */
 	JH_OUT_TREE,       /* Go pprof's -tree: every function's callers and callees */
 	JH_OUT_PEEK,       /* Go pprof's -peek=RE: -tree of the matching functions */
+	JH_OUT_JSON,       /* --json: jeheap's summary (docs/json.md) */
+	JH_OUT_THREADS,    /* --threads: the per-thread table */
+	JH_OUT_STATS,      /* --stats: one screen about the profiles */
 };
 
 #endif

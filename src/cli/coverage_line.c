@@ -11,25 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct modtally {
-	const char *module;
-	size_t full, symbol, unknown;
-	double bytes_short; /* bytes of its addresses without a full answer */
-};
-
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 	return s ? s + 1 : path;
-}
-
-/* _start and the dynamic loader: never with lines, never a problem. */
-static int normal(const struct jh_model *m, const struct jh_location *l)
-{
-	if (l->module && !strncmp(base_name(l->module), "ld-linux", 8))
-		return 1;
-	return l->nframes && m->frames.items[l->first].func &&
-	       !strcmp(m->frames.items[l->first].func, "_start");
 }
 
 /* dpkg's path a names b, also across the /usr merge (/lib = /usr/lib). */
@@ -88,45 +73,18 @@ static void hint(struct jh_sb *sb, const char *module)
 
 static int cmp_short(const void *pa, const void *pb)
 {
-	const struct modtally *a = pa, *b = pb;
+	const struct jh_coverage_module *a = pa, *b = pb;
 	return a->bytes_short < b->bytes_short ? 1 : a->bytes_short > b->bytes_short ? -1 : 0;
 }
 
 void jh_coverage_line(const struct jh_model *m, FILE *f)
 {
-	size_t nraw = 0;
-	for (size_t i = 0; i < m->nlocs; i++)
-		nraw += m->locs[i].status != JH_SYM_EMBEDDED;
-	if (!nraw)
+	struct jh_coverage c;
+	if (!jh_model_coverage_tally(m, &c))
 		return; /* names from .symbolized files only: nothing to say */
-	double *bytes = xmalloc(jh_st_mult(m->nlocs, sizeof(*bytes)));
-	jh_model_loc_bytes(m, bytes);
-	struct modtally *mods = NULL;
-	size_t nmods = 0, amods = 0;
-	double full = 0, total = 0;
-	for (size_t i = 0; i < m->nlocs; i++) {
-		const struct jh_location *l = &m->locs[i];
-		if (l->status == JH_SYM_EMBEDDED || l->allocator || normal(m, l))
-			continue;
-		total += bytes[i];
-		if (l->status == JH_SYM_FULL)
-			full += bytes[i];
-		if (!l->module)
-			continue;
-		size_t j = 0;
-		while (j < nmods && mods[j].module != l->module)
-			j++; /* interned: pointer equality */
-		if (j == nmods) {
-			JH_GROW(mods, nmods + 1, amods);
-			mods[nmods++] = (struct modtally){ l->module, 0, 0, 0, 0 };
-		}
-		if (l->status == JH_SYM_FULL)
-			mods[j].full++;
-		else
-			mods[j].bytes_short += bytes[i];
-		mods[j].symbol += l->status == JH_SYM_SYMBOL;
-		mods[j].unknown += l->status == JH_SYM_UNKNOWN;
-	}
+	struct jh_coverage_module *mods = c.mods;
+	size_t nmods = c.nmods;
+	double full = c.full_bytes, total = c.total_bytes;
 	/* without debug info: names from the symbol table only, no line
 	 * anywhere (a missing file was warned about already) */
 	size_t nodebug = 0;
@@ -148,5 +106,4 @@ void jh_coverage_line(const struct jh_model *m, FILE *f)
 	fprintf(f, "%s\n", sb.buf);
 	jh_sb_release(&sb);
 	free(mods);
-	free(bytes);
 }

@@ -42,6 +42,8 @@ int jh_model_is_empty(const struct jh_model *m)
 int jh_graph_is_empty(const struct jh_graph *g, enum jh_output mode)
 {
 	int columns = g->has_base && mode == JH_OUT_COLLAPSED; /* before after */
+	if (mode == JH_OUT_JSON || mode == JH_OUT_STATS)
+		return 0; /* summaries: zero totals and no rows say it */
 	for (size_t i = 0; i < g->nstacks; i++) {
 		const struct jh_gstack *s = &g->stacks[i];
 		if (s->v != 0 || (columns && (s->before != 0 || s->after != 0)))

@@ -8,7 +8,7 @@
 #include "jeheap/options.h"
 
 /* No stack of g has a value to show in mode (--collapsed with --base: a
- * before or an after column). */
+ * before or an after column); never for the summaries (--json, --stats). */
 int jh_graph_is_empty(const struct jh_graph *g, enum jh_output mode);
 /* No stack of m has any count (for --raw). */
 int jh_model_is_empty(const struct jh_model *m);

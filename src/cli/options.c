@@ -10,6 +10,8 @@
 
 #include "jeheap/names.h"
 
+#include "jeheap/gate.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -87,6 +89,8 @@ enum id {
 	O_ALLOW_MIXED,
 	O_STACKS,
 	O_NORMALIZE,
+	O_FAIL_ON_GROWTH,
+	O_DIFF_BASE,
 };
 
 struct opt {
@@ -189,35 +193,38 @@ static const struct opt opts[] = {
 	{ "allow-mixed", K_FLAG, O_ALLOW_MIXED },
 	{ "stacks", K_FLAG, O_STACKS },
 	{ "normalize", K_STR, O_NORMALIZE },
+	{ "json", K_OUTPUT, JH_OUT_JSON },
+	{ "fail-on-growth", K_STR, O_FAIL_ON_GROWTH },
+	{ "diff_base", K_STRLIST, O_DIFF_BASE },
+	{ "threads", K_OUTPUT, JH_OUT_THREADS },
+	{ "stats", K_OUTPUT, JH_OUT_STATS },
 };
 
 void jh_options_usage(FILE *f)
 {
 	fputs("Usage: jeheap [options] [program] profile...\n"
 	      "Analyse jemalloc heap profiles (a fast, drop-in replacement for jeprof).\n"
-	      "Profiles: jemalloc dumps, .symbolized, gperftools 'heap profile:', pprof\n"
-	      "profile.proto; gzip/zstd read as is; '-' is stdin; several are summed.\n"
+	      "Profiles: jemalloc dumps, .symbolized, gperftools, pprof profile.proto;\n"
+	      "gzip/zstd read as is; '-' is stdin; several are summed.\n"
 	      "\n"
 	      "Output (default: interactive on a terminal, else --text):\n"
-	      "  --text --top[=N] --collapsed --flamegraph --html --dot --svg --pdf --png\n"
-	      "  --web --callgrind --proto --speedscope --list=RE --raw  --output=FILE\n"
-	      "  --traces --tree --peek=RE (Go pprof's text views)\n"
+	      "  --text --top[=N] --collapsed --flamegraph --html --dot --svg --pdf --png --web\n"
+	      "  --callgrind --proto --speedscope --json --stats --threads --list=RE --raw\n"
+	      "  --traces --tree --peek=RE (Go pprof's text views)  --output=FILE\n"
 	      "Values:  --inuse_space (default) --inuse_objects --alloc_space --alloc_objects\n"
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
-	      "         --base=FILE (subtract)  --thread=N  --cum  --lines  --show_bytes\n"
-	      "         pprof's --hide --show --show_from --prune_from (=RE) --noinlines\n"
-	      "Series:  --series DUMP... (leak suspects; --svg: chart)  --stacks  --normalize\n"
+	      "         --hide --show --show_from --prune_from (=RE, pprof's)  --noinlines\n"
+	      "Compare: --base=FILE  --diff_base=FILE  --fail-on-growth=SIZE|PCT (exit 5)\n"
+	      "         --series DUMP... (leak suspects; --svg: chart)  --stacks  --normalize\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
 	      "         --debuginfod=URL  --no-cache --cache-dir=DIR --symbols-only (cache)\n"
-	      "Other:   --quiet (no coverage line; -qq: no warnings)  --verbose  --version\n"
+	      "Other:   --thread=N --cum --lines --show_bytes --quiet (-qq) --verbose --version\n"
 	      "\n"
 	      "Examples:\n"
 	      "  jeheap --text ./server jeprof.1234.0.f.heap   top allocation sites\n"
-	      "  jeheap --collapsed prof.heap | flamegraph.pl > heap.svg\n"
 	      "  jeheap --text --base=before.heap after.heap   what grew between two dumps\n"
-	      "\n"
 	      "Exit status: 0 ok, 1 usage, 2 bad input, 3 output error, 4 nothing to show,\n"
-	      "70 internal error or out of memory.\n"
+	      "5 grew more than --fail-on-growth, 70 internal error or out of memory.\n"
 	      "Every option (graph, flame graph, symbols, jeprof's): man jeheap\n",
 	      f);
 }
@@ -465,6 +472,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 				return usage_error(d, "--normalize=%s: clones, templates or none",
 						   v);
 			break;
+		case O_FAIL_ON_GROWTH: o->fail_on_growth = v; break;
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;
@@ -486,6 +494,10 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 	case K_STRLIST:
 		switch (op->arg) {
 		case O_BASE: strlist_add(&o->bases, &o->nbases, v); break;
+		case O_DIFF_BASE: /* pprof's -diff_base: a base, shown relative to its total */
+			strlist_add(&o->bases, &o->nbases, v);
+			o->diff_base = 1;
+			break;
 		case O_ADD_LIB: strlist_add(&o->sym.add_libs, &o->sym.nadd_libs, v); break;
 		case O_DEBUG_DIR: strlist_add(&o->sym.debug_dirs, &o->sym.ndebug_dirs, v); break;
 		case O_PATH_MAP: {
@@ -635,6 +647,12 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->flame.ninputs = o->nprofiles;
 	o->flame.bases = o->bases;
 	o->flame.nbases = o->nbases;
+	struct jh_gate gate;
+	if (o->fail_on_growth && !o->nbases)
+		return usage_error(d, "--fail-on-growth=%s needs --base (the dump to compare with)",
+				   o->fail_on_growth);
+	if (o->fail_on_growth && jh_gate_parse(&gate, o->fail_on_growth, "--fail-on-growth", d))
+		return -1;
 	if (o->flame.width < 30)
 		return usage_error(d, "--width: at least 30 pixels%s", "");
 	return jh_cache_options(o, d);
@@ -678,7 +696,8 @@ struct jh_model_opts jh_options_model(const struct jh_options *o)
 		.nbases = o->nbases,
 		.program = o->program,
 		.drop_negative = o->drop_negative,
-		.threads = o->have_thread, /* only --thread reads them */
+		.threads = o->have_thread || o->output == JH_OUT_THREADS ||
+			   o->output == JH_OUT_STATS, /* only they read them */
 		.keep_first_pcs = o->output == JH_OUT_RAW,
 	};
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "coverage_line.h"
 #include "empty.h"
+#include "growth_gate.h"
 #include "output_kind.h"
 #include "progress.h"
 
@@ -58,7 +59,10 @@ static int supported(enum jh_output mode)
 	case JH_OUT_SPEEDSCOPE:
 	case JH_OUT_TRACES:
 	case JH_OUT_TREE:
-	case JH_OUT_PEEK: return 1;
+	case JH_OUT_PEEK:
+	case JH_OUT_JSON:
+	case JH_OUT_THREADS:
+	case JH_OUT_STATS: return 1;
 	default: return 0;
 	}
 }
@@ -106,6 +110,22 @@ static int analyse_and_report(struct jh_outfile *of, enum jh_output mode, const 
 	else
 		jh_nothing_to_show(m, o, mode, empty, d);
 	return JH_EXIT_NODATA;
+}
+
+/* --threads: the table, or nothing to show when the profile has no thread data. */
+static int threads_table(struct jh_outfile *of, const struct jh_model *m,
+			 const struct jh_options *o, struct jh_diag *d)
+{
+	if (!m->nthreads) {
+		jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
+			    "nothing to show: %s has no per-thread data",
+			    o->nprofiles ? o->profiles[0] : "the profile");
+		return JH_EXIT_NODATA;
+	}
+	struct jh_analysis_opts ao = jh_options_analysis(o, NULL);
+	if (jh_report_threads(of->f, m, &ao, d))
+		return d->code ? d->code : jh_outfile_error(of, errno, d);
+	return JH_EXIT_OK;
 }
 
 /* With --base: o, or a copy of it in *copy normalising names when the
@@ -164,6 +184,12 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			    o->output_mode_name ? o->output_mode_name : "?");
 		return JH_EXIT_USAGE;
 	}
+	if ((mode == JH_OUT_JSON || mode == JH_OUT_STATS) && o->have_thread) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--%s summarises the whole process: --thread does not apply",
+			    o->output_mode_name);
+		return JH_EXIT_USAGE;
+	}
 	if (jh_output_is_binary(mode) && !o->output_file && isatty(1)) {
 		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 			    "--%s writes binary data and standard output is a terminal: use "
@@ -206,6 +232,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			} else if (mode == JH_OUT_RAW) {
 				if (jh_raw_write(of.f, &m, o, d))
 					code = d->code ? d->code : jh_outfile_error(&of, errno, d);
+			} else if (mode == JH_OUT_THREADS) {
+				code = threads_table(&of, &m, o, d);
 			} else if (mode == JH_OUT_INTERACTIVE) {
 				code = jh_interactive(&m, o, d);
 			} else if (mode == JH_OUT_PROTO || mode == JH_OUT_SPEEDSCOPE) {
@@ -218,6 +246,20 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 				jh_coverage_line(&m, stderr);
 			if (code == JH_EXIT_OK && !o->quiet && o->verbose)
 				jh_model_coverage(&m, stderr);
+			/* the gate after the report (what grew is in the report too);
+			 * its verdict is the exit status, also when nothing changed
+			 * (a report with nothing to show says so as a warning) */
+			if (o->fail_on_growth && mode != JH_OUT_INTERACTIVE &&
+			    (code == JH_EXIT_OK || code == JH_EXIT_NODATA)) {
+				struct jh_diag gd = { { 0 }, 0 };
+				if (jh_growth_gate(&m, o, &gd) != JH_EXIT_OK) {
+					*d = gd;
+					code = gd.code;
+				} else if (code == JH_EXIT_NODATA) {
+					jh_warn("%s", d->msg);
+					code = JH_EXIT_OK;
+				}
+			}
 		}
 	}
 	JH_TRACE("done");

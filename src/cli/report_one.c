@@ -12,6 +12,7 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o)
 		.output_file = o->output_file,
 		.program = o->program,
 		.cum = o->cum,
+		.diff_base = o->diff_base,
 		.nodecount = o->nodecount,
 		.nodefraction = o->nodefraction,
 		.edgefraction = o->edgefraction,
@@ -75,6 +76,8 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	case JH_OUT_TREE: return jh_report_tree(out, g, NULL, d);
 	case JH_OUT_PEEK: return jh_report_tree(out, g, o->list_re, d);
 	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
+	case JH_OUT_JSON: return jh_report_json(out, g, &ro);
+	case JH_OUT_STATS: return jh_report_stats(out, g);
 	case JH_OUT_FLAMEGRAPH: return jh_report_flamegraph(out, g, ro.flame);
 	case JH_OUT_HTML: return jh_report_html(out, g, ro.flame);
 	case JH_OUT_WEB_FLAME:

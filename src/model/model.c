@@ -547,6 +547,7 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
 	if (!m->program && p->binary)
 		m->program = jh_intern(&m->names, p->binary);
 	jh_model_keep_maps(m, p);
+	jh_model_keep_input(m, p, is_base);
 	if (!mp->maps_program) {
 		for (size_t i = 0; i < p->nmaps; i++) {
 			const char *path = p->maps[i].path;

@@ -3,6 +3,7 @@
 #include "jeheap/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void jh_model_loc_bytes(const struct jh_model *m, double *bytes)
 {
@@ -56,4 +57,57 @@ void jh_model_coverage(const struct jh_model *m, FILE *f)
 	free(locbytes);
 	free(bytes);
 	free(idx);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* _start and the dynamic loader: never with lines, never a problem. */
+static int normal(const struct jh_model *m, const struct jh_location *l)
+{
+	if (l->module && !strncmp(base_name(l->module), "ld-linux", 8))
+		return 1;
+	return l->nframes && m->frames.items[l->first].func &&
+	       !strcmp(m->frames.items[l->first].func, "_start");
+}
+
+int jh_model_coverage_tally(const struct jh_model *m, struct jh_coverage *c)
+{
+	memset(c, 0, sizeof(*c));
+	size_t nraw = 0, amods = 0;
+	for (size_t i = 0; i < m->nlocs; i++)
+		nraw += m->locs[i].status != JH_SYM_EMBEDDED;
+	if (!nraw)
+		return 0;
+	double *bytes = xmalloc(jh_st_mult(m->nlocs, sizeof(*bytes)));
+	jh_model_loc_bytes(m, bytes);
+	for (size_t i = 0; i < m->nlocs; i++) {
+		const struct jh_location *l = &m->locs[i];
+		if (l->status == JH_SYM_EMBEDDED || l->allocator || normal(m, l))
+			continue;
+		c->total_bytes += bytes[i];
+		if (l->status == JH_SYM_FULL)
+			c->full_bytes += bytes[i];
+		if (!l->module)
+			continue;
+		size_t j = 0;
+		while (j < c->nmods && c->mods[j].module != l->module)
+			j++; /* interned: pointer equality */
+		if (j == c->nmods) {
+			JH_GROW(c->mods, c->nmods + 1, amods);
+			c->mods[c->nmods++] = (struct jh_coverage_module){ l->module, 0, 0, 0, 0 };
+		}
+		struct jh_coverage_module *cm = &c->mods[j];
+		if (l->status == JH_SYM_FULL)
+			cm->full++;
+		else
+			cm->bytes_short += bytes[i];
+		cm->symbol += l->status == JH_SYM_SYMBOL;
+		cm->unknown += l->status == JH_SYM_UNKNOWN;
+	}
+	free(bytes);
+	return 1;
 }

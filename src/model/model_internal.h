@@ -35,6 +35,8 @@ int jh_model_add_profile(struct jh_model *m, struct jh_profile *p, int is_base,
  * the first (model_maps.c); jh_model_release frees them. */
 void jh_model_keep_maps(struct jh_model *m, const struct jh_profile *p);
 void jh_model_release_maps(struct jh_model *m);
+/* Records p as one of m->inputs (model_maps.c). */
+void jh_model_keep_input(struct jh_model *m, const struct jh_profile *p, int is_base);
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
 

@@ -47,8 +47,24 @@ void jh_model_keep_maps(struct jh_model *m, const struct jh_profile *p)
 	jh_qsort(m->maps, m->nmaps, sizeof(*m->maps), cmp_map);
 }
 
+void jh_model_keep_input(struct jh_model *m, const struct jh_profile *p, int is_base)
+{
+	m->inputs = xrealloc(m->inputs, jh_st_mult(m->ninputs + 1, sizeof(*m->inputs)));
+	m->inputs[m->ninputs++] = (struct jh_model_input){
+		.file = jh_intern(&m->names, p->source ? p->source : "-"),
+		.format = p->format,
+		.period = p->period,
+		.is_base = is_base,
+		.nstacks = p->nstacks,
+		.nthreads = p->nthreads,
+	};
+}
+
 void jh_model_release_maps(struct jh_model *m)
 {
+	free(m->inputs);
+	m->inputs = NULL;
+	m->ninputs = 0;
 	for (size_t i = 0; i < m->nmaps; i++)
 		free(m->maps[i].path);
 	free(m->maps);

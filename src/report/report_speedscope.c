@@ -5,6 +5,8 @@
  * bytes or objects. Frames are --collapsed's, inline frames included (as
  * frames named "f (inline)"); stacks root first.
  */
+#include "json_str.h"
+
 #include "jeheap/names.h"
 #include "jeheap/report.h"
 
@@ -13,20 +15,6 @@
 
 static const char value_names[JH_NVALUES][16] = { "inuse_objects", "inuse_space", "alloc_objects",
 						  "alloc_space" };
-
-/* s[0..n) as a JSON string body: quotes, backslashes and control bytes escaped. */
-static void json_str(FILE *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			putc(c, out);
-	}
-}
 
 struct ss {
 	FILE *out;
@@ -172,15 +160,15 @@ int jh_report_speedscope(FILE *out, const struct jh_graph *const *g, size_t nvie
 	int rc = fclose(mem) ? -1 : 0;
 	fprintf(out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 		     "\"name\":\"");
-	json_str(out, o->nprofiles ? o->profiles[0] : "jeheap",
-		 o->nprofiles ? strlen(o->profiles[0]) : 6);
+	jh_json_str(out, o->nprofiles ? o->profiles[0] : "jeheap",
+		    o->nprofiles ? strlen(o->profiles[0]) : 6);
 	fprintf(out,
 		"\",\"exporter\":\"jeheap %s\",\"activeProfileIndex\":0,"
 		"\"shared\":{\"frames\":[",
 		JEHEAP_VERSION);
 	for (size_t i = 0; i < w.nframes; i++) {
 		fputs(i ? ",{\"name\":\"" : "{\"name\":\"", out);
-		json_str(out, w.names[i], strlen(w.names[i]));
+		jh_json_str(out, w.names[i], strlen(w.names[i]));
 		fputs("\"}", out);
 		free(w.names[i]);
 	}

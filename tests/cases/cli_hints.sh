@@ -37,7 +37,7 @@ expect 1 "unknown option '--colapsed'; did you mean --collapsed? (see --help)" -
 expect 1 "unknown option '--show-bytes'; did you mean --show_bytes? (see --help)" --show-bytes "$H"
 expect 1 "unknown option '--foucs'; did you mean --focus? (see --help)" --foucs=x "$H"
 expect 1 "unknown option '--zzzzzz' (see --help)" --zzzzzz "$H"
-expect 1 "option '--t' is ambiguous: --text --top --thread --total_delay --tools --test --test_stride --title --trust-binaries --traces --tree" \
+expect 1 "option '--t' is ambiguous: --text --top --thread --total_delay --tools --test --test_stride --title --trust-binaries --traces --tree --threads" \
 	--t "$H"
 expect 1 "option '--in' is ambiguous: --interactive --inuse_space --inuse_objects --inverted" -in "$H"
 

@@ -19,11 +19,12 @@ RANK = {s: i for i, s in enumerate(STAGES)}
 # Owner stage of every public header.
 PUBLIC = {
     "base.h": "base", "trace.h": "base", "idtab.h": "base",
-    "input.h": "input", "profile.h": "input",
+    "input.h": "input", "profile.h": "input", "dump_name.h": "input",
     "symbolize.h": "symbolize", "debug_find.h": "symbolize", "list_lines.h": "symbolize",
     "elf_image.h": "symbolize",
     "model.h": "model", "names.h": "model",
     "analyse.h": "analysis", "regex.h": "analysis", "series.h": "analysis",
+    "gate.h": "analysis",
     "report.h": "report", "report_output.h": "report", "report_flame.h": "report",
     "report_series.h": "report",
     "options.h": "cli",

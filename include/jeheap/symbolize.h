@@ -66,11 +66,18 @@ struct jh_symbolizer_opts {
 	size_t ndebug_dirs;
 	int jobs;           /* worker threads; 0 = number of online cores */
 	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
+	uint64_t max_memory; /* --max-memory: ceiling on DWARF bytes; 0 = the default */
 	jh_sym_progress_fn progress; /* NULL: no progress reports */
 	void *progress_ctx;
 };
 
 struct jh_symbolizer;
+
+/*
+ * The default of --max-memory: half of the smallest of physical memory, the
+ * cgroup's memory.max and RLIMIT_AS (UINT64_MAX when none is known).
+ */
+uint64_t jh_default_max_memory(void);
 
 /* Creates a symbolizer; the options are copied. Never fails. */
 struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o);

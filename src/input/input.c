@@ -124,6 +124,7 @@ struct jh_input *jh_input_open(const char *path, struct jh_diag *d)
 			return NULL;
 		}
 	}
+	jh_oom_reading(fd ? path : "standard input");
 	struct jh_input *in = input_new(path, SIZE_MAX);
 	in->fd = fd;
 	in->own_fd = fd != 0;

@@ -1,6 +1,6 @@
 /*
  * elf_image.c - load segments, notes, debug links and symbols of one ELF
- * file through libelf (ELF_C_READ_MMAP: nothing is copied but the sorted
+ * file through libelf (elf_memory over our own mapping: nothing is copied but the sorted
  * symbol array).
  *
  * Symbol rules follow llvm-symbolizer (checked on hand-made ELF files):
@@ -19,6 +19,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ struct jh_elf_image {
 	char *path;
 	int fd;
 	Elf *elf;
+	void *map; /* the whole file, file_size bytes */
 	int type;
 	uint64_t file_size;
 	struct jh_elf_load *loads;
@@ -215,12 +217,28 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 		close(fd);
 		return NULL;
 	}
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (st.st_size < 16) {
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file (%lld bytes)",
+			    (long long)st.st_size);
+		close(fd);
+		return NULL;
+	}
+	/* our own mapping, so that a failure has its reason; writable private pages, as
+	 * libelf may convert in place (nothing is written back) */
+	size_t size = (size_t)st.st_size;
+	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "cannot map the file: %s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	Elf *elf = elf_memory(map, size);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file");
 		if (elf)
 			elf_end(elf);
+		munmap(map, size);
 		close(fd);
 		return NULL;
 	}
@@ -228,6 +246,7 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 	im->path = xstrdup(path);
 	im->fd = fd;
 	im->elf = elf;
+	im->map = map;
 	im->type = eh.e_type;
 	im->file_size = (uint64_t)st.st_size;
 	scan_sections(im);
@@ -240,6 +259,7 @@ void jh_elf_image_close(struct jh_elf_image *im)
 	if (!im)
 		return;
 	elf_end(im->elf);
+	munmap(im->map, (size_t)im->file_size);
 	close(im->fd);
 	free(im->path);
 	free(im->loads);
@@ -259,6 +279,11 @@ const char *jh_elf_image_path(const struct jh_elf_image *im)
 int jh_elf_image_type(const struct jh_elf_image *im)
 {
 	return im->type;
+}
+const unsigned char *jh_elf_image_raw(const struct jh_elf_image *im, size_t *n)
+{
+	*n = (size_t)im->file_size;
+	return im->map;
 }
 uint64_t jh_elf_image_file_size(const struct jh_elf_image *im)
 {

@@ -22,7 +22,23 @@ static uint64_t page_up(uint64_t x)
 	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 }
 
-static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
+/* Past the DWARF memory ceiling: one warning, and the debug files are let go. */
+static int give_up(struct jh_module *m, const struct jh_diag *d)
+{
+	jh_warn("%s; %s left unsymbolized", d->msg, m->mappath);
+	if (m->secs)
+		jh_sections_close(m->secs);
+	if (m->alt)
+		jh_elf_image_close(m->alt);
+	if (m->dbg != m->bin)
+		jh_elf_image_close(m->dbg);
+	m->secs = NULL;
+	m->alt = m->dbg = NULL;
+	return -1;
+}
+
+/* Opens m's debug information; -1 when it is past the DWARF memory ceiling. */
+static int open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
@@ -30,13 +46,17 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 	jh_sb_release(&tried);
 	m->symimg = m->bin; /* llvm-symbolizer: names from the binary's own tables */
 	if (!m->dbg)
-		return;
+		return 0;
+	jh_oom_reading(jh_elf_image_path(m->dbg));
 	struct jh_diag d = { { 0 }, 0 };
-	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
+	int over = 0;
+	m->secs = jh_sections_open_image(m->dbg, &d, &over);
+	if (over)
+		return give_up(m, &d);
 	if (!m->secs) {
 		if (d.msg[0])
 			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
-		return;
+		return 0;
 	}
 	jh_sb_init(&tried);
 	m->alt = jh_find_alt(o, m->dbg, &tried);
@@ -48,13 +68,16 @@ static void open_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 			jh_elf_image_path(m->dbg), altname, tried.buf);
 	jh_sb_release(&tried);
 	if (m->alt)
-		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
+		m->altsecs = jh_sections_open_image(m->alt, &d, &over);
+	if (over)
+		return give_up(m, &d);
 	JH_TRACE("module %s: sections open", m->mappath);
 	m->dw = jh_dwarf_open(m->secs, m->altsecs, &d);
 	JH_TRACE("module %s: dwarf open", m->mappath);
 	if (!m->dw && d.msg[0])
 		jh_warn("%s: unusable DWARF, using symbols only: %s", jh_elf_image_path(m->dbg),
 			d.msg);
+	return 0;
 }
 
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m);
@@ -82,6 +105,7 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 		m->file = jh_find_binary(o, mappath, &tried);
 	}
 	struct jh_diag d = { { 0 }, 0 };
+	jh_oom_reading(m->file ? m->file : mappath);
 	if (m->file)
 		m->bin = jh_elf_image_open(m->file, &d);
 	if (!m->bin) {
@@ -105,7 +129,11 @@ static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct 
 	m->usable = 1;
 	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
-	open_dwarf(o, m);
+	if (open_dwarf(o, m) != 0) { /* past --max-memory: frames stay module+offset */
+		m->usable = 0;
+		m->warned = 1;
+		return m;
+	}
 	if (m->dbg && m->dbg != m->bin && jh_elf_image_has_symtab(m->dbg))
 		m->symfallback = m->dbg;
 	/* build the symbol tables now, while only one thread runs */
@@ -140,6 +168,7 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	struct jh_module *m = new_module(key, mappath, is_main);
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
+	jh_oom_reading(mappath);
 	struct jh_elf_image *byid = jh_find_by_build_id(o, id, idlen, &tried);
 	char *path = jh_find_binary(o, mappath, &tried);
 	struct jh_diag d = { { 0 }, 0 };

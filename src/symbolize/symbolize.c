@@ -14,6 +14,7 @@
 #include "jh_demangle.h"
 #include "jeheap/trace.h"
 #include "sym_identity.h"
+#include "mem_budget.h"
 #include "sym_module.h"
 
 #include <elf.h>
@@ -77,6 +78,7 @@ struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o)
 	}
 	jh_intern_init(&s->names);
 	jh_u64map_init(&s->demangled);
+	jh_mem_budget_set(o->max_memory);
 	return s;
 }
 
@@ -370,6 +372,7 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 	struct jh_dwarf_answer *ans = NULL;
 	struct jh_dwarf_frame *df = NULL;
 	size_t ndf = 0;
+	jh_oom_reading(jh_elf_image_path(m->dbg ? m->dbg : m->bin));
 	if (m->dw) {
 		ans = xcalloc(n, sizeof(*ans));
 		if (jh_dwarf_lookup(m->dw, a, n, s->o.jobs, ans, &df, &ndf, d) != 0) {
@@ -605,6 +608,8 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d)
 {
 	struct range *r, *x;
+	char reading[1024]; /* set back at the end: the modules are read meanwhile */
+	jh_oom_current(reading, sizeof(reading));
 	JH_TRACE("symbolize: %zu pcs", npcs);
 	size_t nr = build_ranges(s, maps, nmaps, &r);
 	size_t nx = build_extra(s, nmaps, &x);
@@ -631,6 +636,8 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		jh_u64map_release(&xl);
 	}
 	free(w);
+	if (reading[0])
+		jh_oom_reading(reading);
 	JH_TRACE("symbolize: done");
 	return rc;
 }

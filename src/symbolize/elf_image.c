@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,7 +28,8 @@ struct jh_elf_image {
 	char *path;
 	int fd;
 	Elf *elf;
-	void *map; /* the whole file, file_size bytes */
+	void *map;    /* the whole file, file_size bytes */
+	char *damage; /* why the file cannot be read whole (truncated), or NULL */
 	int type;
 	uint64_t file_size;
 	struct jh_elf_load *loads;
@@ -197,6 +199,51 @@ static void scan_segments(struct jh_elf_image *im)
 	}
 }
 
+/*
+ * Notes in im->damage a section header table that does not fit in the file:
+ * truncated, or a bogus e_shnum (0 with e_shoff set means the count is in
+ * section 0's sh_size, SHN_XINDEX, as libelf reads it).
+ */
+static void check_headers(struct jh_elf_image *im, const GElf_Ehdr *eh)
+{
+	size_t n = 0;
+	uint64_t ent = eh->e_shentsize ? eh->e_shentsize : 1, size = im->file_size;
+	if (!eh->e_shoff)
+		return;
+	/* libelf gives 0 for a table past the end; e_shnum is what the file claims */
+	if (elf_getshdrnum(im->elf, &n) != 0 || n < eh->e_shnum)
+		n = eh->e_shnum;
+	if (!n)
+		n = 1; /* SHN_XINDEX: section 0 holds the count */
+	if (eh->e_shoff <= size && n <= (size - eh->e_shoff) / ent) {
+		GElf_Shdr sh;
+		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(im->elf, scn));) {
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+			    (sh.sh_offset <= size && sh.sh_size <= size - sh.sh_offset))
+				continue;
+			char buf[200];
+			snprintf(buf, sizeof(buf),
+				 "truncated: section %zu ends at byte %llu, the file has %llu",
+				 elf_ndxscn(scn), (unsigned long long)(sh.sh_offset + sh.sh_size),
+				 (unsigned long long)size);
+			im->damage = xstrdup(buf);
+			return;
+		}
+		return;
+	}
+	char buf[200];
+	snprintf(buf, sizeof(buf),
+		 "truncated or bogus section count: %zu section headers at byte %llu do not fit "
+		 "in its %llu bytes",
+		 n, (unsigned long long)eh->e_shoff, (unsigned long long)size);
+	im->damage = xstrdup(buf);
+}
+
+const char *jh_elf_image_damage(const struct jh_elf_image *im)
+{
+	return im->damage;
+}
+
 struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 {
 	if (!elf_version_checked) {
@@ -249,6 +296,7 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 	im->map = map;
 	im->type = eh.e_type;
 	im->file_size = (uint64_t)st.st_size;
+	check_headers(im, &eh);
 	scan_sections(im);
 	scan_segments(im);
 	return im;
@@ -262,6 +310,7 @@ void jh_elf_image_close(struct jh_elf_image *im)
 	munmap(im->map, (size_t)im->file_size);
 	close(im->fd);
 	free(im->path);
+	free(im->damage);
 	free(im->loads);
 	free(im->build_id);
 	free(im->debuglink);

@@ -127,6 +127,9 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	m->usable = 1;
+	if (jh_elf_image_damage(m->bin))
+		jh_warn("%s: %s; names from it may be missing", jh_elf_image_path(m->bin),
+			jh_elf_image_damage(m->bin));
 	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
 	if (open_dwarf(o, m) != 0) { /* past --max-memory: frames stay module+offset */

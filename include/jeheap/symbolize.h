@@ -64,8 +64,8 @@ struct jh_symbolizer_opts {
 	const char *sysroot; /* --sysroot */
 	char **debug_dirs;   /* --debug-dir; empty = /usr/lib/debug */
 	size_t ndebug_dirs;
-	int jobs;           /* worker threads; 0 = number of online cores */
-	int trust_binaries; /* --trust-binaries: no check that return addresses follow calls */
+	int jobs;            /* worker threads; 0 = number of online cores */
+	int trust_binaries;  /* --trust-binaries: no check that return addresses follow calls */
 	uint64_t max_memory; /* --max-memory: ceiling on DWARF bytes; 0 = the default */
 	jh_sym_progress_fn progress; /* NULL: no progress reports */
 	void *progress_ctx;

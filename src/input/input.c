@@ -201,7 +201,7 @@ static ssize_t gz_fill(struct jh_input *in, char *dst, size_t n, struct jh_diag 
 		if (!more && in->stream_end)
 			return 0;
 		if (more && in->stream_end && in->raw[in->rawpos] == 0) {
-			/* zero padding after the last member (tapes, disk images): as gzip, skip it */
+			/* zero padding after the last member: skipped, as gzip does */
 			if (skip_zeros(in, d) < 0)
 				return -1;
 			continue;

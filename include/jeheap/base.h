@@ -195,4 +195,13 @@ typedef void (*jh_warn_fn)(enum jh_msg kind, const char *msg);
 /* Sets the sink; call once, before any thread starts. NULL = dropped. */
 void jh_set_warn(jh_warn_fn fn);
 
+/*
+ * Out of memory (xmalloc and friends) ends the program with status 70 and the
+ * one line "jeheap: out of memory while reading WHAT": the stages name here
+ * what they are reading (a copy is kept; the latest wins, on any thread).
+ */
+void jh_oom_reading(const char *what);
+/* The name set last (empty if none) into buf[0, n), to set it back later. */
+void jh_oom_current(char *buf, size_t n);
+
 #endif

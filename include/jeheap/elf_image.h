@@ -29,6 +29,10 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d);
 void jh_elf_image_close(struct jh_elf_image *im);
 
 const char *jh_elf_image_path(const struct jh_elf_image *im);
+/* Why the file cannot be read whole ("truncated: ..."), or NULL. */
+const char *jh_elf_image_damage(const struct jh_elf_image *im);
+/* The whole file as mapped (*n bytes), valid until close. */
+const unsigned char *jh_elf_image_raw(const struct jh_elf_image *im, size_t *n);
 /* e_type: ET_EXEC (non-PIE executable) or ET_DYN (PIE, shared library). */
 int jh_elf_image_type(const struct jh_elf_image *im);
 uint64_t jh_elf_image_file_size(const struct jh_elf_image *im);

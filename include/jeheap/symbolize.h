@@ -67,6 +67,7 @@ struct jh_symbolizer_opts {
 	size_t ndebug_dirs;
 	int jobs;               /* worker threads; 0 = number of online cores */
 	int trust_binaries;     /* --trust-binaries: no check that return addresses follow calls */
+	uint64_t max_memory;    /* --max-memory: ceiling on DWARF bytes; 0 = the default */
 	const char *cache_dir;  /* symbol cache folder (sym_cache.h); NULL: no cache */
 	uint64_t cache_size;    /* bound of the cache folder in bytes; 0: none */
 	const char *debuginfod; /* debuginfod server URLs (DEBUGINFOD_URLS); NULL: none asked */
@@ -76,6 +77,12 @@ struct jh_symbolizer_opts {
 };
 
 struct jh_symbolizer;
+
+/*
+ * The default of --max-memory: half of the smallest of physical memory, the
+ * cgroup's memory.max and RLIMIT_AS (UINT64_MAX when none is known).
+ */
+uint64_t jh_default_max_memory(void);
 
 /* Creates a symbolizer; the options are copied. Never fails. */
 struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o);

@@ -2,15 +2,51 @@
 #include "jeheap/base.h"
 
 #include <malloc.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+/* Two buffers: a new name is written into the one not in use, then published. */
+static char oom_what[2][1024];
+static atomic_int oom_cur = -1;
+
+void jh_oom_reading(const char *what)
+{
+	int next = atomic_load(&oom_cur) == 0;
+	snprintf(oom_what[next], sizeof(oom_what[next]), "%s", what);
+	atomic_store(&oom_cur, next);
+}
+
+void jh_oom_current(char *buf, size_t n)
+{
+	int cur = atomic_load(&oom_cur);
+	snprintf(buf, n, "%s", cur >= 0 ? oom_what[cur] : "");
+}
+
+/*
+ * One line and status 70, the same whatever thread runs out: write(2) and
+ * _exit, which need no memory and run no atexit code beside other threads.
+ */
 static void oom(size_t n)
 {
-	fprintf(stderr, "jeheap: out of memory (allocating %zu bytes)\n", n);
-	exit(JH_EXIT_INTERNAL);
+	char line[1200];
+	int cur = atomic_load(&oom_cur), k;
+	if (cur >= 0)
+		k = snprintf(line, sizeof(line), "jeheap: out of memory while reading %s\n",
+			     oom_what[cur]);
+	else
+		k = snprintf(line, sizeof(line), "jeheap: out of memory (allocating %zu bytes)\n",
+			     n);
+	if (k > (int)sizeof(line) - 1)
+		k = (int)sizeof(line) - 1;
+	if (write(STDERR_FILENO, line, (size_t)k) < 0) {
+		/* stderr is gone: the status still says it */
+	}
+	_exit(JH_EXIT_INTERNAL);
 }
 
 /*

@@ -1,4 +1,6 @@
 /* main.c - the only place that prints errors and picks exit codes. */
+#include <malloc.h>
+#include <sys/resource.h>
 #include "jeheap/model.h"
 #include "jeheap/options.h"
 #include "progress.h"
@@ -32,8 +34,22 @@ static int close_stdout(int code)
 	return code;
 }
 
+/*
+ * Under an address-space limit (ulimit -v, prlimit --as), one malloc arena:
+ * glibc reserves 64 MB of address space per arena and makes one per thread as
+ * timing allows, so that running out would otherwise come at a different
+ * point, with a different status, from run to run.
+ */
+static void one_arena_if_limited(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		mallopt(M_ARENA_MAX, 1);
+}
+
 int main(int argc, char **argv)
 {
+	one_arena_if_limited();
 	jh_set_warn(warn_stderr);
 	struct jh_options o;
 	struct jh_diag d = { { 0 }, 0 };

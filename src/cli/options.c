@@ -74,6 +74,7 @@ enum id {
 	O_MAXFRAMES,
 	O_VERBOSE,
 	O_TRUST_BINARIES,
+	O_MAX_MEMORY,
 	O_ALL_TYPES,
 	O_HIDE,
 	O_SHOW,
@@ -172,6 +173,7 @@ static const struct opt opts[] = {
 	{ "maxframes", K_INT, O_MAXFRAMES },
 	{ "verbose", K_FLAG, O_VERBOSE },
 	{ "trust-binaries", K_FLAG, O_TRUST_BINARIES },
+	{ "max-memory", K_STR, O_MAX_MEMORY },
 	{ "proto", K_OUTPUT, JH_OUT_PROTO },
 	{ "speedscope", K_OUTPUT, JH_OUT_SPEEDSCOPE },
 	{ "all-types", K_FLAG, O_ALL_TYPES },
@@ -303,6 +305,27 @@ static int parse_int(const char *name, const char *v, int *out, struct jh_diag *
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 				   "--%s: '%s' is not a non-negative integer", name, v);
 	*out = (int)x;
+	return 0;
+}
+
+/* SIZE: bytes, or a number with K, M, G or T (powers of 1024), at least 1 MiB. */
+static int parse_size(const char *name, const char *v, uint64_t *out, struct jh_diag *d)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	static const char units[] = "KMGT";
+	const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	if (u && (end[1] == 0 || ((end[1] | 0x20) == 'b' && end[2] == 0)))
+		end += end[1] ? 2 : 1;
+	if (errno || end == v || *end || v[0] == '-' || (x << shift >> shift) != x ||
+	    (x << shift) < (1u << 20))
+		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+				   "--%s: '%s' is not a size of at least 1M (bytes, or with K, "
+				   "M, G or T)",
+				   name, v);
+	*out = (uint64_t)x << shift;
 	return 0;
 }
 
@@ -473,6 +496,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 						   v);
 			break;
 		case O_FAIL_ON_GROWTH: o->fail_on_growth = v; break;
+		case O_MAX_MEMORY: return parse_size(op->name, v, &o->sym.max_memory, d);
 		case O_THREAD: {
 			o->have_thread = 1;
 			o->thread_all = 0;

@@ -8,10 +8,14 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define JH_IN_CHUNK (256 * 1024)          /* compressed read size */
 #define JH_BUF_INIT (128 * 1024)          /* decompressed window (stays in L2) */
 #define JH_MAX_LINE (256UL * 1024 * 1024) /* a longer line is not a profile */
+#define JH_BOMB_AFTER (64ULL << 20)       /* decompressed bytes before the ratio counts */
+#define JH_BOMB_RATIO 500u                /* more out per byte in is a decompression bomb */
+#define JH_ZSTD_WINDOW_LOG 27             /* 128 MiB, zstd's own default limit */
 
 enum jh_codec { JH_PLAIN, JH_GZIP, JH_ZSTD };
 
@@ -33,6 +37,7 @@ struct jh_input {
 	unsigned long lineno;
 	int unterminated;
 	uint64_t bytes;
+	uint64_t raw_in, out; /* compressed bytes read, decompressed bytes made */
 };
 
 /* Reads up to n raw bytes from the source; 0 = end, -1 = error (errno). */
@@ -66,6 +71,7 @@ static int raw_fill(struct jh_input *in, struct jh_diag *d)
 	ssize_t r = src_read(in, in->raw, in->rawcap);
 	if (r < 0)
 		return read_error(in, d);
+	in->raw_in += (uint64_t)r;
 	in->rawpos = 0;
 	in->rawlen = (size_t)r;
 	if (r == 0)
@@ -96,6 +102,7 @@ static int detect(struct jh_input *in, struct jh_diag *d)
 		if (r == 0)
 			in->src_eof = 1;
 		in->rawlen += (size_t)r;
+		in->raw_in += (uint64_t)r;
 	}
 	const unsigned char *m = in->raw;
 	if (in->rawlen >= 2 && m[0] == 0x1f && m[1] == 0x8b) {
@@ -107,7 +114,9 @@ static int detect(struct jh_input *in, struct jh_diag *d)
 		   m[3] == 0xfd) {
 		in->codec = JH_ZSTD;
 		in->zd = ZSTD_createDStream();
-		if (!in->zd || ZSTD_isError(ZSTD_initDStream(in->zd)))
+		if (!in->zd || ZSTD_isError(ZSTD_initDStream(in->zd)) ||
+		    ZSTD_isError(ZSTD_DCtx_setParameter(in->zd, ZSTD_d_windowLogMax,
+							JH_ZSTD_WINDOW_LOG)))
 			return jh_diag_set(d, JH_EXIT_INTERNAL, in->name, 0,
 					   "cannot initialise zstd");
 	}
@@ -124,6 +133,7 @@ struct jh_input *jh_input_open(const char *path, struct jh_diag *d)
 			return NULL;
 		}
 	}
+	jh_oom_reading(fd ? path : "standard input");
 	struct jh_input *in = input_new(path, SIZE_MAX);
 	in->fd = fd;
 	in->own_fd = fd != 0;
@@ -163,6 +173,22 @@ void jh_input_close(struct jh_input *in)
 	free(in);
 }
 
+/* Skips zero bytes after a gzip stream: to the end, or -1 at anything else. */
+static int skip_zeros(struct jh_input *in, struct jh_diag *d)
+{
+	for (;;) {
+		while (in->rawpos < in->rawlen && in->raw[in->rawpos] == 0)
+			in->rawpos++;
+		if (in->rawpos < in->rawlen)
+			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
+					   "trailing garbage after the gzip data");
+		if (in->src_eof)
+			return 0;
+		if (raw_fill(in, d) < 0)
+			return -1;
+	}
+}
+
 /* Decompresses gzip into dst; returns bytes produced, 0 at end, -1 on error.
  * At the end of the source inflate is called once more with no input, as it
  * may still hold output that did not fit last time. */
@@ -174,6 +200,12 @@ static ssize_t gz_fill(struct jh_input *in, char *dst, size_t n, struct jh_diag 
 		int more = in->rawpos < in->rawlen;
 		if (!more && in->stream_end)
 			return 0;
+		if (more && in->stream_end && in->raw[in->rawpos] == 0) {
+			/* zero padding after the last member: skipped, as gzip does */
+			if (skip_zeros(in, d) < 0)
+				return -1;
+			continue;
+		}
 		if (more && in->stream_end) {
 			/* another gzip member follows (concatenated .gz files) */
 			inflateReset(&in->zs);
@@ -211,6 +243,10 @@ static ssize_t zstd_fill(struct jh_input *in, char *dst, size_t n, struct jh_dia
 		ZSTD_outBuffer ob = { dst, n, 0 };
 		size_t r = ZSTD_decompressStream(in->zd, &ob, &ib);
 		in->rawpos = ib.pos;
+		if (ZSTD_getErrorCode(r) == ZSTD_error_frameParameter_windowTooLarge)
+			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
+					   "zstd frame needs a window over %u MiB, not read",
+					   1u << (JH_ZSTD_WINDOW_LOG - 20));
 		if (ZSTD_isError(r))
 			return jh_diag_set(d, JH_EXIT_INPUT, in->name, in->lineno + 1,
 					   "corrupt zstd data (%s)", ZSTD_getErrorName(r));
@@ -282,6 +318,14 @@ static int fill(struct jh_input *in, struct jh_diag *d)
 		in->eof = 1;
 		return 0;
 	}
+	in->out += (uint64_t)r;
+	if (in->codec != JH_PLAIN && in->out > JH_BOMB_AFTER &&
+	    in->out / JH_BOMB_RATIO > in->raw_in)
+		return jh_diag_set(d, JH_EXIT_INPUT, in->name, 0,
+				   "decompression bomb: %llu MB from %llu KB (more than %u:1), "
+				   "not read",
+				   (unsigned long long)(in->out >> 20),
+				   (unsigned long long)(in->raw_in >> 10), JH_BOMB_RATIO);
 	in->end += (size_t)r;
 	in->buf[in->end] = 0; /* stops the line scan (jh_input_line_buffered) */
 	return 0;

@@ -37,6 +37,24 @@ static int try_path(const char *p, struct jh_sb *tried)
 	return is_file(p);
 }
 
+/* Opens a candidate debug file: one that exists but is unusable (cannot be
+ * mapped, not ELF, truncated) is named in a warning, not skipped silently. */
+static struct jh_elf_image *open_candidate(const char *p)
+{
+	struct jh_diag d = { { 0 }, 0 };
+	struct jh_elf_image *im = jh_elf_image_open(p, &d);
+	if (!im) {
+		jh_warn("%s; debug file not used", d.msg);
+		return NULL;
+	}
+	if (jh_elf_image_damage(im)) {
+		jh_warn("%s: %s; debug file not used", p, jh_elf_image_damage(im));
+		jh_elf_image_close(im);
+		return NULL;
+	}
+	return im;
+}
+
 static char *join(const char *a, const char *b)
 {
 	struct jh_sb sb = JH_SB_INIT;
@@ -179,8 +197,7 @@ static struct jh_elf_image *by_build_id(const struct jh_symbolizer_opts *o, char
 	for (size_t i = 0; i < ndirs && !found; i++) {
 		char *p = in_debug_dir(o, dirs[i], rel.buf);
 		if (p && try_path(p, tried)) {
-			struct jh_diag d;
-			struct jh_elf_image *im = jh_elf_image_open(p, &d);
+			struct jh_elf_image *im = open_candidate(p);
 			if (im && same_id(im, id, len))
 				found = im;
 			else
@@ -229,8 +246,7 @@ static struct jh_elf_image *open_if_crc(const char *p, uint32_t want, const unsi
 	uint32_t crc;
 	if (!try_path(p, tried) || jh_file_crc32(p, &crc) != 0 || crc != want)
 		return NULL;
-	struct jh_diag d;
-	struct jh_elf_image *im = jh_elf_image_open(p, &d);
+	struct jh_elf_image *im = open_candidate(p);
 	size_t l;
 	if (im && id && jh_elf_image_build_id(im, &l) && !same_id(im, id, idlen)) {
 		jh_elf_image_close(im);
@@ -303,8 +319,7 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	struct jh_elf_image *found = NULL;
 	for (size_t i = 0; i < nc; i++) {
 		if (!found && try_path(cands[i], tried)) {
-			struct jh_diag d;
-			struct jh_elf_image *im = jh_elf_image_open(cands[i], &d);
+			struct jh_elf_image *im = open_candidate(cands[i]);
 			if (im && (!idlen || same_id(im, id, idlen)))
 				found = im;
 			else

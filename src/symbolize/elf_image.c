@@ -1,6 +1,6 @@
 /*
  * elf_image.c - load segments, notes, debug links and symbols of one ELF
- * file through libelf (ELF_C_READ_MMAP: nothing is copied but the sorted
+ * file through libelf (elf_memory over our own mapping: nothing is copied but the sorted
  * symbol array).
  *
  * Symbol rules follow llvm-symbolizer (checked on hand-made ELF files):
@@ -17,8 +17,10 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +28,8 @@ struct jh_elf_image {
 	char *path;
 	int fd;
 	Elf *elf;
+	void *map;    /* the whole file, file_size bytes */
+	char *damage; /* why the file cannot be read whole (truncated), or NULL */
 	int type;
 	uint64_t file_size;
 	struct jh_elf_load *loads;
@@ -195,6 +199,51 @@ static void scan_segments(struct jh_elf_image *im)
 	}
 }
 
+/*
+ * Notes in im->damage a section header table that does not fit in the file:
+ * truncated, or a bogus e_shnum (0 with e_shoff set means the count is in
+ * section 0's sh_size, SHN_XINDEX, as libelf reads it).
+ */
+static void check_headers(struct jh_elf_image *im, const GElf_Ehdr *eh)
+{
+	size_t n = 0;
+	uint64_t ent = eh->e_shentsize ? eh->e_shentsize : 1, size = im->file_size;
+	if (!eh->e_shoff)
+		return;
+	/* libelf gives 0 for a table past the end; e_shnum is what the file claims */
+	if (elf_getshdrnum(im->elf, &n) != 0 || n < eh->e_shnum)
+		n = eh->e_shnum;
+	if (!n)
+		n = 1; /* SHN_XINDEX: section 0 holds the count */
+	if (eh->e_shoff <= size && n <= (size - eh->e_shoff) / ent) {
+		GElf_Shdr sh;
+		for (Elf_Scn *scn = NULL; (scn = elf_nextscn(im->elf, scn));) {
+			if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+			    (sh.sh_offset <= size && sh.sh_size <= size - sh.sh_offset))
+				continue;
+			char buf[200];
+			snprintf(buf, sizeof(buf),
+				 "truncated: section %zu ends at byte %llu, the file has %llu",
+				 elf_ndxscn(scn), (unsigned long long)(sh.sh_offset + sh.sh_size),
+				 (unsigned long long)size);
+			im->damage = xstrdup(buf);
+			return;
+		}
+		return;
+	}
+	char buf[200];
+	snprintf(buf, sizeof(buf),
+		 "truncated or bogus section count: %zu section headers at byte %llu do not fit "
+		 "in its %llu bytes",
+		 n, (unsigned long long)eh->e_shoff, (unsigned long long)size);
+	im->damage = xstrdup(buf);
+}
+
+const char *jh_elf_image_damage(const struct jh_elf_image *im)
+{
+	return im->damage;
+}
+
 struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 {
 	if (!elf_version_checked) {
@@ -215,12 +264,28 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 		close(fd);
 		return NULL;
 	}
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (st.st_size < 16) {
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file (%lld bytes)",
+			    (long long)st.st_size);
+		close(fd);
+		return NULL;
+	}
+	/* our own mapping, so that a failure has its reason; writable private pages, as
+	 * libelf may convert in place (nothing is written back) */
+	size_t size = (size_t)st.st_size;
+	void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "cannot map the file: %s", strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	Elf *elf = elf_memory(map, size);
 	GElf_Ehdr eh;
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file");
 		if (elf)
 			elf_end(elf);
+		munmap(map, size);
 		close(fd);
 		return NULL;
 	}
@@ -228,8 +293,10 @@ struct jh_elf_image *jh_elf_image_open(const char *path, struct jh_diag *d)
 	im->path = xstrdup(path);
 	im->fd = fd;
 	im->elf = elf;
+	im->map = map;
 	im->type = eh.e_type;
 	im->file_size = (uint64_t)st.st_size;
+	check_headers(im, &eh);
 	scan_sections(im);
 	scan_segments(im);
 	return im;
@@ -240,8 +307,10 @@ void jh_elf_image_close(struct jh_elf_image *im)
 	if (!im)
 		return;
 	elf_end(im->elf);
+	munmap(im->map, (size_t)im->file_size);
 	close(im->fd);
 	free(im->path);
+	free(im->damage);
 	free(im->loads);
 	free(im->build_id);
 	free(im->debuglink);
@@ -259,6 +328,11 @@ const char *jh_elf_image_path(const struct jh_elf_image *im)
 int jh_elf_image_type(const struct jh_elf_image *im)
 {
 	return im->type;
+}
+const unsigned char *jh_elf_image_raw(const struct jh_elf_image *im, size_t *n)
+{
+	*n = (size_t)im->file_size;
+	return im->map;
 }
 uint64_t jh_elf_image_file_size(const struct jh_elf_image *im)
 {

@@ -15,6 +15,8 @@
 #include "sections.h"
 
 #include "dwarf_sched.h"
+#include "inflate.h"
+#include "mem_budget.h"
 #include "jeheap/trace.h"
 
 #include <errno.h>
@@ -82,14 +84,15 @@ struct jh_sections {
 	struct jh_sec_slot *slots;
 	int is64, big_endian;
 	uint16_t machine;
+	int own_map;       /* raw is our mapping (else the jh_elf_image's) */
+	uint64_t reserved; /* bytes of the DWARF memory ceiling (mem_budget.h) */
 };
 
 static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
-static int elf_ok;
 
 static void elf_init_once(void)
 {
-	elf_ok = elf_version(EV_CURRENT) != EV_NONE;
+	(void)elf_version(EV_CURRENT);
 }
 
 static uint64_t rd_be64(const unsigned char *p)
@@ -108,11 +111,20 @@ static uint64_t rd_u(const unsigned char *p, int n, int big)
 	return v;
 }
 
-/* Largest believable inflation: zlib tops out near 1032:1; zstd's RLE can go
- * further, so allow more, but never a size no machine could hold. */
+/*
+ * Largest believable inflation (documented in man/jeheap.1): real DWARF
+ * stays under 100:1 per section (a tiny CU's .debug_abbrev) and far under
+ * 64:1 over a whole file; zlib itself tops out near 1032:1 and zstd's RLE
+ * goes much further, which is what a decompression bomb uses.
+ */
+#define JH_SEC_RATIO 256u         /* one section: uncompressed <= 256 x compressed */
+#define JH_FILE_RATIO 64u         /* all of a file's: uncompressed <= 64 x the file */
+#define JH_RATIO_SLACK (1u << 20) /* plus 1 MiB, for tiny sections */
+
 static int size_plausible(uint64_t packed, uint64_t size)
 {
-	return size <= (UINT64_C(1) << 40) && size / 4096 <= packed + 1;
+	return size <= (UINT64_C(1) << 40) &&
+	       (size <= JH_RATIO_SLACK || size - JH_RATIO_SLACK <= packed * JH_SEC_RATIO);
 }
 
 /* Parses a compressed section's header. Returns 0 or -1 with d set. */
@@ -155,80 +167,12 @@ static int parse_compressed(struct jh_sections *s, struct jh_sec_slot *sl, const
 	}
 	if (!size_plausible(sl->packed_size, sl->pub.size))
 		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
-				   "section %s: implausible uncompressed size %llu", name,
-				   (unsigned long long)sl->pub.size);
+				   "section %s: %llu compressed bytes claim to inflate to %llu "
+				   "(more than %u:1), not inflated",
+				   name, (unsigned long long)sl->packed_size,
+				   (unsigned long long)sl->pub.size, JH_SEC_RATIO);
 	sl->pub.data = NULL;
 	return 0;
-}
-
-/* Takes the next piece of *left that fits a 32-bit zlib count (at most 1 GB). */
-static uInt take_1g(uint64_t *left)
-{
-	uInt n = *left > (1u << 30) ? (1u << 30) : (uInt)*left;
-	*left -= n;
-	return n;
-}
-
-/*
- * Checks the zlib header (deflate, no preset dictionary) of in[0, in_n)
- * and starts a raw-deflate inflate after it: the Adler-32 trailer is not
- * verified (about 10% of inflate time on a big .debug_info); the exact
- * uncompressed size is, and every reader of the bytes checks its bounds.
- * *in_left is the input not yet handed to zlib (see zlib_step).
- */
-static int zlib_begin(z_stream *zs, const unsigned char *in, uint64_t in_n, uint64_t *in_left)
-{
-	memset(zs, 0, sizeof(*zs));
-	if (in_n < 2 || (in[0] & 0x0f) != 8 || ((unsigned)in[0] << 8 | in[1]) % 31 != 0 ||
-	    (in[1] & 0x20))
-		return -1;
-	if (inflateInit2(zs, -15) != Z_OK)
-		return -1;
-	zs->next_in = (unsigned char *)in + 2;
-	*in_left = in_n - 2;
-	return 0;
-}
-
-/*
- * One inflate call, first handing zlib the next input piece once it has
- * taken the last. A Z_BUF_ERROR while input and output room remain
- * (avail_out, or out_left not yet handed over) is only a pause: Z_OK.
- */
-static int zlib_step(z_stream *zs, uint64_t *in_left, uint64_t out_left)
-{
-	if (zs->avail_in == 0 && *in_left)
-		zs->avail_in = take_1g(in_left);
-	int rc = inflate(zs, Z_NO_FLUSH);
-	if (rc == Z_BUF_ERROR && (zs->avail_in || *in_left) && (zs->avail_out || out_left))
-		rc = Z_OK;
-	return rc;
-}
-
-/* One-shot zstd frame into out[0, out_n): the size must come out exact. */
-static int decompress_zstd(unsigned char *out, uint64_t out_n, const unsigned char *in,
-			   uint64_t in_n)
-{
-	size_t r = ZSTD_decompress(out, out_n, in, in_n);
-	return !ZSTD_isError(r) && r == out_n ? 0 : -1;
-}
-
-/* Inflates a whole zlib stream into out[0, out_n) (see zlib_begin). */
-static int inflate_zlib(const unsigned char *in, uint64_t in_n, unsigned char *out, uint64_t out_n)
-{
-	z_stream zs;
-	uint64_t in_left, out_left = out_n;
-	if (zlib_begin(&zs, in, in_n, &in_left) != 0)
-		return -1;
-	int rc = Z_OK;
-	zs.next_out = out;
-	while (rc == Z_OK) {
-		if (zs.avail_out == 0 && out_left)
-			zs.avail_out = take_1g(&out_left);
-		rc = zlib_step(&zs, &in_left, out_left);
-	}
-	int ok = rc == Z_STREAM_END && zs.avail_out == 0 && out_left == 0;
-	inflateEnd(&zs);
-	return ok ? 0 : -1;
 }
 
 /* Gives the pages fully inside [p, p+n) of the private file map back. */
@@ -264,22 +208,15 @@ static void load_slot(struct jh_sec_slot *sl)
 		wait_final(sl);
 	}
 	if (!sl->streaming && !atomic_load_explicit(&sl->ready, memory_order_relaxed)) {
-		unsigned char *buf = xmalloc(sl->pub.size ? sl->pub.size : 1);
-		int ok;
 		JH_TRACE("inflate %s %llu", sl->pub.name, (unsigned long long)sl->pub.size);
-		if (sl->comp == JH_COMP_ZSTD)
-			ok = decompress_zstd(buf, sl->pub.size, sl->packed, sl->packed_size) == 0;
-		else
-			ok = inflate_zlib(sl->packed, sl->packed_size, buf, sl->pub.size) == 0;
+		struct jh_packed pk = { sl->packed, sl->packed_size, sl->pub.size,
+					sl->comp == JH_COMP_ZSTD };
+		unsigned char *buf = jh_inflate_grow(&pk);
 		JH_TRACE("inflated %s", sl->pub.name);
-		if (ok) {
-			sl->owned = buf;
-			sl->pub.data = buf;
+		sl->owned = buf;
+		sl->pub.data = buf; /* NULL: callers see a section without bytes */
+		if (buf)
 			drop_pages(sl->packed, sl->packed_size);
-		} else {
-			free(buf);
-			sl->pub.data = NULL; /* callers see a section without bytes */
-		}
 		atomic_store_explicit(&sl->ready, 1, memory_order_release);
 	}
 	pthread_mutex_unlock(&sl->lock);
@@ -355,14 +292,72 @@ static int read_headers(struct jh_sections *s, struct jh_diag *d)
 	return 0;
 }
 
-struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d)
+/*
+ * Checks the file-wide inflation bound and reserves the file's mapping and
+ * everything its compressed sections inflate to against the DWARF memory
+ * ceiling (mem_budget.h); *over is set when that ceiling is the reason.
+ */
+static int reserve(struct jh_sections *s, struct jh_diag *d, int *over)
+{
+	uint64_t total = s->raw_size, limit = jh_mem_budget_limit();
+	uint64_t used = jh_mem_budget_used(), file_max = s->raw_size * JH_FILE_RATIO;
+	uint64_t room = limit - (used < limit ? used : limit);
+	const char *crossing = total > room ? "" : NULL;
+	for (size_t i = 1; i < s->n; i++) {
+		const struct jh_sec_slot *sl = &s->slots[i];
+		if (!sl->packed)
+			continue; /* not compressed */
+		total += sl->pub.size;
+		if (total - s->raw_size > file_max + JH_RATIO_SLACK)
+			return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
+					   "section %s: the compressed sections inflate to more "
+					   "than %u times the file's %zu bytes, not inflated",
+					   sl->pub.name, JH_FILE_RATIO, s->raw_size);
+		if (!crossing && total > room)
+			crossing = sl->pub.name;
+	}
+	if (jh_mem_reserve(total) != 0) {
+		*over = 1;
+		return jh_diag_set(d, JH_EXIT_INPUT, s->path, 0,
+				   "%s%s: %llu MB of debug data would pass the DWARF memory "
+				   "ceiling (--max-memory=%llu MB, %llu MB in use)",
+				   *crossing ? "section " : "mapping the file", crossing,
+				   (unsigned long long)(total >> 20),
+				   (unsigned long long)(limit >> 20),
+				   (unsigned long long)(used >> 20));
+	}
+	s->reserved = total;
+	return 0;
+}
+
+/* The rest of opening, on the mapped bytes raw[0, n). */
+static struct jh_sections *open_mapped(struct jh_sections *s, struct jh_diag *d, int *over)
+{
+	s->elf = elf_memory((char *)s->raw, s->raw_size);
+	if (!s->elf) {
+		jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "not an ELF file: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	if (read_headers(s, d) != 0 || reserve(s, d, over) != 0)
+		goto fail;
+	return s;
+fail:
+	jh_sections_close(s);
+	return NULL;
+}
+
+static struct jh_sections *sections_new(const char *path)
 {
 	pthread_once(&elf_once, elf_init_once);
-	if (!elf_ok) {
-		jh_diag_set(d, JH_EXIT_INTERNAL, path, 0, "libelf version mismatch");
-		return NULL;
-	}
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct jh_sections *s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	s->fd = -1;
+	return s;
+}
+
+struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), over = 0;
 	if (fd < 0) {
 		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "cannot open: %s", strerror(errno));
 		return NULL;
@@ -374,25 +369,33 @@ struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d)
 		close(fd);
 		return NULL;
 	}
-	struct jh_sections *s = xcalloc(1, sizeof(*s));
-	s->path = xstrdup(path);
+	struct jh_sections *s = sections_new(path);
 	s->fd = fd;
-	s->elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!s->elf) {
-		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file: %s", elf_errmsg(-1));
-		goto fail;
+	/* writable private pages: libelf may convert in place; nothing is written back */
+	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "cannot map the file: %s", strerror(errno));
+		jh_sections_close(s);
+		return NULL;
 	}
-	s->raw = (const unsigned char *)elf_rawfile(s->elf, &s->raw_size);
-	if (!s->raw || s->raw_size != (size_t)st.st_size) {
-		jh_diag_set(d, JH_EXIT_INPUT, path, 0, "not an ELF file");
-		goto fail;
+	s->raw = map;
+	s->raw_size = (size_t)st.st_size;
+	s->own_map = 1;
+	return open_mapped(s, d, &over);
+}
+
+struct jh_sections *jh_sections_open_image(const struct jh_elf_image *im, struct jh_diag *d,
+					   int *over)
+{
+	struct jh_sections *s = sections_new(jh_elf_image_path(im));
+	*over = 0;
+	s->raw = jh_elf_image_raw(im, &s->raw_size);
+	if (!s->raw || s->raw_size < 16) {
+		jh_diag_set(d, JH_EXIT_INPUT, s->path, 0, "not an ELF file (too short)");
+		jh_sections_close(s);
+		return NULL;
 	}
-	if (read_headers(s, d) != 0)
-		goto fail;
-	return s;
-fail:
-	jh_sections_close(s);
-	return NULL;
+	return open_mapped(s, d, over);
 }
 
 void jh_sections_close(struct jh_sections *s)
@@ -419,7 +422,11 @@ void jh_sections_close(struct jh_sections *s)
 	free(s->slots);
 	if (s->elf)
 		elf_end(s->elf);
-	close(s->fd);
+	if (s->own_map)
+		munmap((void *)s->raw, s->raw_size);
+	if (s->fd >= 0)
+		close(s->fd);
+	jh_mem_release(s->reserved);
 	free(s->path);
 	free(s);
 }
@@ -558,7 +565,7 @@ static int stream_zlib(struct jh_sec_slot *sl)
 {
 	uint64_t out_n = sl->pub.size, done = 0, in_left;
 	z_stream zs;
-	if (zlib_begin(&zs, sl->packed, sl->packed_size, &in_left) != 0)
+	if (jh_zlib_begin(&zs, sl->packed, sl->packed_size, &in_left) != 0)
 		return -1;
 	unsigned char *scratch = sl->guard ? xmalloc(sl->chunk) : NULL;
 	int rc = Z_OK;
@@ -569,7 +576,7 @@ static int stream_zlib(struct jh_sec_slot *sl)
 		zs.next_out = scratch ? scratch : sl->owned + done;
 		zs.avail_out = (uInt)want;
 		while (rc == Z_OK && zs.avail_out)
-			rc = zlib_step(&zs, &in_left, 0);
+			rc = jh_zlib_step(&zs, &in_left, 0);
 		uint64_t got = want - zs.avail_out;
 		if (scratch) {
 			guard_open(sl, done + got);
@@ -591,7 +598,7 @@ static int stream_zlib(struct jh_sec_slot *sl)
 	}
 	if (rc == Z_OK && done == out_n) { /* full: the stream must end exactly here */
 		zs.avail_out = 0;
-		rc = zlib_step(&zs, &in_left, 0);
+		rc = jh_zlib_step(&zs, &in_left, 0);
 	}
 	int ok = done == out_n && rc == Z_STREAM_END;
 	inflateEnd(&zs);
@@ -613,7 +620,7 @@ static void *stream_main(void *arg)
 	if (sl->comp == JH_COMP_ZSTD) {
 		if (sl->guard)
 			guard_open(sl, sl->pub.size);
-		ok = decompress_zstd(sl->owned, sl->pub.size, sl->packed, sl->packed_size) == 0;
+		ok = jh_zstd_once(sl->owned, sl->pub.size, sl->packed, sl->packed_size) == 0;
 	} else {
 		ok = stream_zlib(sl) == 0;
 	}

@@ -12,6 +12,7 @@
 #define JEHEAP_SECTIONS_H
 
 #include "jeheap/base.h"
+#include "jeheap/elf_image.h"
 
 struct jh_sections;
 
@@ -31,6 +32,14 @@ struct jh_section {
  * is missing, not ELF, truncated, or of another architecture/class.
  */
 struct jh_sections *jh_sections_open(const char *path, struct jh_diag *d);
+/*
+ * The same on an opened image's mapping (no second mapping of the file).
+ * Both reserve the file and what its compressed sections inflate to against
+ * the DWARF memory ceiling (mem_budget.h), released by close: past it they
+ * fail with *over set (open_image) and d naming the section.
+ */
+struct jh_sections *jh_sections_open_image(const struct jh_elf_image *im, struct jh_diag *d,
+					   int *over);
 void jh_sections_close(struct jh_sections *s);
 
 /* Number of sections (index 0 is the null section). */

@@ -23,6 +23,26 @@ static uint64_t page_up(uint64_t x)
 	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 }
 
+/* Past the DWARF memory ceiling: one warning, and the debug files are let go. */
+static void give_up(struct jh_module *m, const struct jh_diag *d)
+{
+	jh_warn("%s; %s left unsymbolized", d->msg, m->mappath);
+	if (m->secs)
+		jh_sections_close(m->secs);
+	if (m->altsecs)
+		jh_sections_close(m->altsecs);
+	if (m->alt)
+		jh_elf_image_close(m->alt);
+	if (m->symfallback == m->dbg)
+		m->symfallback = NULL;
+	if (m->dbg != m->bin)
+		jh_elf_image_close(m->dbg);
+	m->secs = m->altsecs = NULL;
+	m->alt = m->dbg = NULL;
+	m->usable = 0; /* frames stay module+offset */
+	m->warned = 1;
+}
+
 /* The debug file and dwz file: found now (cheap), read only by jh_module_load. */
 static void find_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
@@ -60,15 +80,25 @@ void jh_module_load(struct jh_module *m)
 	JH_TRACE("module %s: symbols", m->mappath);
 	if (!m->dbg)
 		return;
+	jh_oom_reading(jh_elf_image_path(m->dbg));
 	struct jh_diag d = { { 0 }, 0 };
-	m->secs = jh_sections_open(jh_elf_image_path(m->dbg), &d);
+	int over = 0;
+	m->secs = jh_sections_open_image(m->dbg, &d, &over);
+	if (over) {
+		give_up(m, &d);
+		return;
+	}
 	if (!m->secs) {
 		if (d.msg[0])
 			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
 		return;
 	}
 	if (m->alt)
-		m->altsecs = jh_sections_open(jh_elf_image_path(m->alt), &d);
+		m->altsecs = jh_sections_open_image(m->alt, &d, &over);
+	if (over) {
+		give_up(m, &d);
+		return;
+	}
 	JH_TRACE("module %s: sections open", m->mappath);
 	m->dw = jh_dwarf_open(m->secs, m->altsecs, &d);
 	JH_TRACE("module %s: dwarf open", m->mappath);
@@ -102,6 +132,7 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 		m->file = jh_find_binary(o, mappath, &tried);
 	}
 	struct jh_diag d = { { 0 }, 0 };
+	jh_oom_reading(m->file ? m->file : mappath);
 	if (m->file)
 		m->bin = jh_elf_image_open(m->file, &d);
 	if (!m->bin) {
@@ -123,6 +154,9 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m)
 {
 	m->usable = 1;
+	if (jh_elf_image_damage(m->bin))
+		jh_warn("%s: %s; names from it may be missing", jh_elf_image_path(m->bin),
+			jh_elf_image_damage(m->bin));
 	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
 		       jh_elf_image_exports(m->bin, "mallctl");
 	find_dwarf(o, m);
@@ -153,6 +187,7 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 	struct jh_module *m = new_module(key, mappath, is_main);
 	struct jh_sb tried = JH_SB_INIT;
 	jh_sb_init(&tried);
+	jh_oom_reading(mappath);
 	struct jh_elf_image *byid = jh_find_by_build_id(o, id, idlen, &tried);
 	char *path = jh_find_binary(o, mappath, &tried);
 	if (!byid && !path && o->debuginfod_client)

@@ -16,6 +16,7 @@
 #include "sym_cache.h"
 #include "sym_debuginfod.h"
 #include "sym_identity.h"
+#include "mem_budget.h"
 #include "sym_module.h"
 
 #include <elf.h>
@@ -82,6 +83,7 @@ struct jh_symbolizer *jh_symbolizer_new(const struct jh_symbolizer_opts *o)
 	}
 	jh_intern_init(&s->names);
 	jh_u64map_init(&s->demangled);
+	jh_mem_budget_set(o->max_memory);
 	return s;
 }
 
@@ -448,9 +450,19 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 	JH_GROW(s->res, s->nres + n, s->ares);
 	struct cached *c = s->res + s->nres;
 	memset(c, 0, n * sizeof(*c));
+	if (!m->usable) { /* let go past --max-memory: frames stay module+offset */
+		for (size_t i = 0; i < n; i++) {
+			c[i].status = JH_SYM_UNKNOWN;
+			c[i].first = (uint32_t)s->nframes;
+			*jh_u64map_put(&m->cache, a[i], NULL) = s->nres + i;
+		}
+		s->nres += n;
+		return 0;
+	}
 	struct jh_dwarf_answer *ans = NULL;
 	struct jh_dwarf_frame *df = NULL;
 	size_t ndf = 0;
+	jh_oom_reading(jh_elf_image_path(m->dbg ? m->dbg : m->bin));
 	if (m->dw) {
 		ans = xcalloc(n, sizeof(*ans));
 		if (jh_dwarf_lookup(m->dw, a, n, s->o.jobs, ans, &df, &ndf, d) != 0) {
@@ -687,6 +699,8 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		 struct jh_symresult *out, struct jh_frames *fr, struct jh_diag *d)
 {
 	struct range *r, *x;
+	char reading[1024]; /* set back at the end: the modules are read meanwhile */
+	jh_oom_current(reading, sizeof(reading));
 	JH_TRACE("symbolize: %zu pcs", npcs);
 	size_t nr = build_ranges(s, maps, nmaps, &r);
 	size_t nx = build_extra(s, nmaps, &x);
@@ -716,6 +730,8 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 		jh_u64map_release(&xl);
 	}
 	free(w);
+	if (reading[0])
+		jh_oom_reading(reading);
 	JH_TRACE("symbolize: done");
 	return rc;
 }

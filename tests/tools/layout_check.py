@@ -37,6 +37,12 @@ GLOBAL_OK = {
     "src/base/base.c": {
         "warn_sink": "the one diagnostics function of base: set once by cli at start-up",
         "jh_sb_empty": "never written: the empty string of every fresh strbuf",
+        "oom_what": "what is being read, for the one out-of-memory line (issue 19)",
+        "oom_cur": "which oom_what buffer is current (atomic)",
+    },
+    "src/symbolize/mem_budget.c": {
+        "ceiling": "--max-memory: the run's DWARF memory ceiling (atomic, issue 19)",
+        "used": "bytes reserved against that ceiling (atomic)",
     },
     "src/base/jh_trace.c": {
         "t0": "debug trace (JEHEAP_TRACE): start time", "trace_lock": "debug trace: its lock",

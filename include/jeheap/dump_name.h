@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 struct jh_dump_name {
+	int ok;            /* the name has jemalloc's form (the rest is 0 if not) */
 	uint64_t pid, seq; /* the process and jemalloc's dump sequence number */
 	char tag;          /* 'i', 'm', 'u', 'f', ... */
 	int has_n;         /* <n> present (every tag but 'f') */
@@ -16,9 +17,9 @@ struct jh_dump_name {
 };
 
 /*
- * Parses the base name of path (after the last '/'; a ".gz", ".zst" or
- * ".symbolized" after ".heap" is allowed). Returns 1 and fills dn when it has
- * jemalloc's form, else 0 (dn untouched).
+ * Parses the base name of path (after the last '/'; a ".gz", ".zst", ".zstd"
+ * or ".symbolized" after ".heap" is allowed). Returns dn->ok: 1 when it has
+ * jemalloc's form, else 0 (and dn all 0).
  */
 int jh_dump_name_parse(const char *path, struct jh_dump_name *dn);
 

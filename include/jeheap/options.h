@@ -51,12 +51,12 @@ struct jh_options {
 	int stacks;                 /* --stacks: series rows per stack */
 	unsigned normalize;         /* --normalize: JH_NORM_* (names.h) */
 
-	int no_cache;           /* --no-cache */
-	const char *cache_dir;  /* --cache-dir=DIR */
-	const char *cache_size; /* --cache-size=N[KMG] */
-	char *cache_path;       /* the cache folder used (o->sym.cache_dir), owned */
-	int symbols_only;       /* --symbols-only: fill the cache, no report */
-	const char *debuginfod; /* --debuginfod=URLS */
+	int no_cache;               /* --no-cache */
+	const char *cache_dir;      /* --cache-dir=DIR */
+	const char *cache_size;     /* --cache-size=N[KMG] */
+	char *cache_path;           /* the cache folder used (o->sym.cache_dir), owned */
+	int symbols_only;           /* --symbols-only: fill the cache, no report */
+	const char *debuginfod;     /* --debuginfod=URLS */
 	const char *fail_on_growth; /* --fail-on-growth=SIZE|PCT (with --base), or NULL */
 
 	const char *program; /* ELF program argument, or NULL */

@@ -27,15 +27,9 @@
 #define JEHEAP_SERIES_H
 
 #include "jeheap/analyse.h"
+#include "jeheap/dump_name.h"
 
-/* What a jemalloc dump's file name says: PREFIX.<pid>.<seq>.<tag>[<n>].heap[.gz|.zst|.zstd]
- * (the final dump has no <n>: jeprof.1234.7.f.heap). */
-struct jh_dump_name {
-	int ok; /* the name has that form */
-	uint64_t pid, seq, n;
-	char tag;
-};
-void jh_dump_name_parse(const char *path, struct jh_dump_name *out);
+/* What a jemalloc dump's file name says: jh_dump_name_parse (dump_name.h). */
 
 /*
  * Fills order[0..n) with the indexes of paths in series order (see above).

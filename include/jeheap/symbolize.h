@@ -23,9 +23,9 @@ enum jh_symstatus {
 };
 
 struct jh_frame {
-	const char *func; /* full demangled name, interned; NULL = unknown ("??") */
-	const char *file; /* interned path as DWARF names it; NULL = unknown */
-	uint32_t line;    /* 0 = unknown */
+	const char *func;   /* full demangled name, interned; NULL = unknown ("??") */
+	const char *file;   /* interned path as DWARF names it; NULL = unknown */
+	uint32_t line;      /* 0 = unknown */
 	uint32_t decl_line; /* the function's DW_AT_decl_line (its first line); 0 = unknown */
 };
 

@@ -26,7 +26,7 @@ static int number(const char **s, uint64_t *out)
 /* The length of name without a known suffix after ".heap", or 0 without ".heap". */
 static size_t heap_end(const char *name)
 {
-	static const char extra[][12] = { "", ".gz", ".zst", ".symbolized" };
+	static const char extra[][12] = { "", ".gz", ".zst", ".zstd", ".symbolized" };
 	size_t len = strlen(name);
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
 		size_t e = strlen(extra[i]);
@@ -39,6 +39,7 @@ static size_t heap_end(const char *name)
 
 int jh_dump_name_parse(const char *path, struct jh_dump_name *dn)
 {
+	memset(dn, 0, sizeof(*dn));
 	const char *name = strrchr(path, '/');
 	name = name ? name + 1 : path;
 	size_t end = heap_end(name);
@@ -55,6 +56,7 @@ int jh_dump_name_parse(const char *path, struct jh_dump_name *dn)
 		r.has_n = number(&s, &r.n);
 		if ((size_t)(s - name) != end)
 			continue;
+		r.ok = 1;
 		*dn = r;
 		return 1;
 	}

@@ -133,10 +133,10 @@ static void cache_add(struct jh_symbolizer *s, struct jh_module *m,
 		JH_GROW(s->frames, s->nframes + r->nframes, s->aframes);
 		for (uint32_t k = 0; k < r->nframes; k++) {
 			const struct jh_frame *fr = &f->frames[r->first + k];
-			s->frames[s->nframes++] = (struct jh_frame){
-				fr->func ? jh_intern(&s->names, fr->func) : NULL,
-				fr->file ? jh_intern(&s->names, fr->file) : NULL, fr->line, fr->decl_line
-			};
+			s->frames[s->nframes++] =
+				(struct jh_frame){ fr->func ? jh_intern(&s->names, fr->func) : NULL,
+						   fr->file ? jh_intern(&s->names, fr->file) : NULL,
+						   fr->line, fr->decl_line };
 		}
 	}
 }

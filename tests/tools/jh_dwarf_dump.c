@@ -49,8 +49,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--alt") && i + 1 < argc)
 			alt_path = argv[++i];
 		else {
-			fprintf(stderr,
-				"usage: jh_dwarf_dump [-C] [-s] [-j N] [--alt FILE] ELF [ADDR...]\n");
+			fprintf(stderr, "usage: jh_dwarf_dump [-C] [-s] [-j N] [--alt FILE] ELF "
+					"[ADDR...]\n");
 			return 1;
 		}
 	}

@@ -130,8 +130,9 @@ static void test_errors(void **state)
 	struct jh_diag d;
 	assert_int_equal(parse(&o, &d, "--t", "p", NULL), -1);
 	assert_string_equal(
-		d.msg, "option '--t' is ambiguous: --text --top --thread --total_delay "
-		       "--tools --test --test_stride --title --trust-binaries --traces --tree --threads");
+		d.msg,
+		"option '--t' is ambiguous: --text --top --thread --total_delay "
+		"--tools --test --test_stride --title --trust-binaries --traces --tree --threads");
 	assert_int_equal(d.code, JH_EXIT_USAGE);
 	/* pprof's options made these prefixes ambiguous */
 	assert_int_equal(parse(&o, &d, "--sh", "p", NULL), -1);

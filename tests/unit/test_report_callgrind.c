@@ -28,9 +28,12 @@
  * Stacks (leaf first): [L1 L0] 100, [L2 L3 L2 L0] 40, [L4 L0] 7.5, [L5 L1 L0] 2.
  */
 static struct jh_frame frames[] = {
-	{ "main", "a.c", 10, 0 },  { "work(int)", "a.c", 20, 0 },
-	{ "helper", "a.h", 5, 0 }, { "rec", "b.c", 7, 0 },
-	{ "rec", "b.c", 7, 0 },    { "operator new(unsigned long)", "x y.c (discriminator 2)", 3, 0 },
+	{ "main", "a.c", 10, 0 },
+	{ "work(int)", "a.c", 20, 0 },
+	{ "helper", "a.h", 5, 0 },
+	{ "rec", "b.c", 7, 0 },
+	{ "rec", "b.c", 7, 0 },
+	{ "operator new(unsigned long)", "x y.c (discriminator 2)", 3, 0 },
 };
 static struct jh_location locs[] = {
 	{ .pc = 0x10, .status = JH_SYM_FULL, .first = 0, .nframes = 1 },

@@ -127,13 +127,15 @@ static const char *demangled(struct jh_intern *strings, struct jh_u64map *displa
 void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
 		     struct jh_u64map *display,
-		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line), void *ctx)
+		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line),
+		     void *ctx)
 {
 	const struct jh_line_row *row = t->have_lt ? jh_lines_lookup(&t->lt, q->addr) : NULL;
 	q->first = k->nframes;
 	if (leaf == UINT64_MAX) {
 		if (row)
-			jh_batch_emit(k, NULL, NULL, file_name(t, strings, row->file), row->line, 0);
+			jh_batch_emit(k, NULL, NULL, file_name(t, strings, row->file), row->line,
+				      0);
 		q->n = (uint32_t)(k->nframes - q->first);
 		return;
 	}
@@ -146,7 +148,8 @@ void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 	for (size_t j = n; j-- > 0;) { /* outermost first */
 		const struct jh_walk_node *nd = &t->w.nodes[chain[j]];
 		uint32_t decl = 0;
-		const char *nm = name(ctx, nd->die_off, &decl), *dm = demangled(strings, display, nm);
+		const char *nm = name(ctx, nd->die_off, &decl),
+			   *dm = demangled(strings, display, nm);
 		if (j == 0) {
 			jh_batch_emit(k, nm, dm, row ? file_name(t, strings, row->file) : NULL,
 				      row ? row->line : 0, decl);

@@ -66,7 +66,8 @@ struct jh_unit_tables {
 void jh_batch_answer(struct jh_batch_task *k, struct jh_batch_query *q,
 		     const struct jh_unit_tables *t, uint64_t leaf, struct jh_intern *strings,
 		     struct jh_u64map *display,
-		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line), void *ctx);
+		     const char *(*name)(void *ctx, uint64_t die_off, uint32_t *decl_line),
+		     void *ctx);
 /*
  * Fills ans[0..n) and the frame array from the tasks and frees the batch.
  * Returns the number of failed tasks.

@@ -22,7 +22,7 @@ struct jh_dwarf_frame {
 	const char *display; /* name demangled as addr2line -C does (name itself if not mangled) */
 	const char *file;    /* full path as llvm-symbolizer prints it; NULL if unknown */
 	uint32_t line;       /* 0 if unknown */
-	uint32_t decl_line;  /* the function's DW_AT_decl_line, llvm's "Function start line"; 0 if none */
+	uint32_t decl_line;  /* the function's DW_AT_decl_line ("Function start line"), 0: none */
 };
 
 struct jh_dwarf_answer {

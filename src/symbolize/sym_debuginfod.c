@@ -56,6 +56,7 @@ void jh_debuginfod_free(struct jh_debuginfod *f)
 	free(f);
 }
 
+#ifdef JH_HAVE_DEBUGINFOD
 static void note(struct jh_debuginfod *f, const char *module, const char *why)
 {
 	const char *b = strrchr(module, '/');
@@ -63,6 +64,7 @@ static void note(struct jh_debuginfod *f, const char *module, const char *why)
 	f->failed[f->nfailed].module = xstrdup(b ? b + 1 : module);
 	f->failed[f->nfailed++].why = xstrdup(why);
 }
+#endif
 
 void jh_debuginfod_warn(struct jh_debuginfod *f)
 {

@@ -9,32 +9,18 @@
 #include <unistd.h>
 
 /* "N", "NK", "NM", "NG" (binary units, case ignored) -> bytes. */
-static int parse_size(const char *v, uint64_t *out)
+int jh_size_parse(const char *v, uint64_t *out)
 {
 	char *end;
 	errno = 0;
 	unsigned long long n = strtoull(v, &end, 10);
 	if (errno || end == v || v[0] == '-')
 		return -1;
-	int shift = 0;
-	switch (*end) {
-	case 'k':
-	case 'K':
-		shift = 10;
+	static const char units[] = "KMGT";
+	const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
+	int shift = u ? 10 * (int)(u - units + 1) : 0;
+	if (u)
 		end++;
-		break;
-	case 'm':
-	case 'M':
-		shift = 20;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		shift = 30;
-		end++;
-		break;
-	default: break;
-	}
 	if ((*end == 'b' || *end == 'B') && shift)
 		end++;
 	if (*end || n > (UINT64_MAX >> shift))
@@ -85,7 +71,7 @@ static int set_debuginfod(struct jh_options *o, struct jh_diag *d)
 int jh_cache_options(struct jh_options *o, struct jh_diag *d)
 {
 	o->sym.cache_size = JH_CACHE_SIZE_DEFAULT;
-	if (o->cache_size && parse_size(o->cache_size, &o->sym.cache_size) != 0)
+	if (o->cache_size && jh_size_parse(o->cache_size, &o->sym.cache_size) != 0)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 				   "--cache-size: '%s' is not a size (e.g. 300M, 2G)",
 				   o->cache_size);

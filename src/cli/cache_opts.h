@@ -18,5 +18,8 @@
 /* Sets o->sym.cache_dir (NULL: no cache) and o->sym.cache_size. Returns 0,
  * or -1 with d set (usage error). */
 int jh_cache_options(struct jh_options *o, struct jh_diag *d);
+/* A size: bytes, or with K, M, G or T (powers of 1024, an optional B after
+ * it): 0 with *out set, -1 if v is not one. */
+int jh_size_parse(const char *v, uint64_t *out);
 
 #endif

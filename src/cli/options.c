@@ -311,21 +311,11 @@ static int parse_int(const char *name, const char *v, int *out, struct jh_diag *
 /* SIZE: bytes, or a number with K, M, G or T (powers of 1024), at least 1 MiB. */
 static int parse_size(const char *name, const char *v, uint64_t *out, struct jh_diag *d)
 {
-	char *end;
-	errno = 0;
-	unsigned long long x = strtoull(v, &end, 10);
-	static const char units[] = "KMGT";
-	const char *u = *end ? strchr(units, *end & ~0x20) : NULL;
-	int shift = u ? 10 * (int)(u - units + 1) : 0;
-	if (u && (end[1] == 0 || ((end[1] | 0x20) == 'b' && end[2] == 0)))
-		end += end[1] ? 2 : 1;
-	if (errno || end == v || *end || v[0] == '-' || (x << shift >> shift) != x ||
-	    (x << shift) < (1u << 20))
+	if (jh_size_parse(v, out) != 0 || *out < (1u << 20))
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 				   "--%s: '%s' is not a size of at least 1M (bytes, or with K, "
 				   "M, G or T)",
 				   name, v);
-	*out = (uint64_t)x << shift;
 	return 0;
 }
 

@@ -19,6 +19,8 @@ grep -q 'built without libdebuginfod' "$JEHEAP" && { echo "skip: built without d
 cd "$T"
 unset DEBUGINFOD_URLS JEHEAP_CACHE_DIR DEBUGINFOD_PROGRESS DEBUGINFOD_TIMEOUT
 H=$(basename "$HEAP")
+# LeakSanitizer cannot run under ptrace: the runs under strace (ASan builds) go without it
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -e trace=connect "$@"; }
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 "$JEHEAP" --no-cache --raw "$H" >ref.raw 2>/dev/null || fail "ref"
@@ -90,17 +92,17 @@ for case in 404 unreachable; do
 done
 # the 404 is remembered in the symbol cache (not only in libdebuginfod's own cache, a
 # fresh one here): no connection on the next run, one line all the same
-DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.404b strace -f -qq -e trace=connect \
-	-o strace.404 "$JEHEAP" --cache-dir="$T/cache.404" --text "$(ls other/p.*.heap)" >/dev/null 2>n2.err ||
-	fail "404 again: exit"
+DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.404b traced -o strace.404 \
+	"$JEHEAP" --cache-dir="$T/cache.404" --text "$(ls other/p.*.heap)" >/dev/null 2>n2.err ||
+	fail "404 again: exit $?: $(cat n2.err)"
 grep -q "sin_port=htons($PORT)" strace.404 && fail "404 again: asked the server again"
 grep -q 'nothing for rfix.*(none in the last 10 minutes: not asked again)' n2.err || fail "404 again: $(cat n2.err)"
 
 # 3. no DEBUGINFOD_URLS, no connection (and the check sees one when it is set)
-DEBUGINFOD_CACHE_PATH=$T/dcache.c strace -f -qq -e trace=connect -o strace.none \
-	"$JEHEAP" --cache-dir="$T/cache.c" --text "$H" >/dev/null 2>&1 || fail "no URLS: exit"
+DEBUGINFOD_CACHE_PATH=$T/dcache.c traced -o strace.none \
+	"$JEHEAP" --cache-dir="$T/cache.c" --text "$H" >/dev/null 2>c.err || fail "no URLS: exit $?: $(cat c.err)"
 grep -q 'AF_INET' strace.none && fail "a connection without DEBUGINFOD_URLS: $(grep AF_INET strace.none)"
-DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.d strace -f -qq -e trace=connect -o strace.some \
-	"$JEHEAP" --cache-dir="$T/cache.d" --text "$H" >/dev/null 2>&1 || fail "URLS: exit"
+DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.d traced -o strace.some \
+	"$JEHEAP" --cache-dir="$T/cache.d" --text "$H" >/dev/null 2>d.err || fail "URLS: exit $?: $(cat d.err)"
 grep -q "sin_port=htons($PORT)" strace.some || fail "strace saw no connection to the server"
 echo ok

@@ -20,6 +20,14 @@
 char *jh_apply_path_map(const struct jh_symbolizer_opts *o, const char *p);
 
 /*
+ * The file to read for a source path of --list: inside the NEW of the first
+ * --path-map whose OLD is its leading directory, else (an absolute path)
+ * inside --sysroot, looked up as jh_confine does; else the path as is.
+ * Returns a malloc'd path, or NULL (a warning given) when it leads out.
+ */
+char *jh_source_path(const struct jh_symbolizer_opts *o, const char *path);
+
+/*
  * The file to open for a path from the maps: --path-map (first OLD prefix
  * that matches is replaced by NEW), then --sysroot prefixed, then
  * --lib_prefix candidates in jeprof's order (every prefix with the whole
@@ -40,7 +48,8 @@ struct jh_elf_image *jh_find_debug(const struct jh_symbolizer_opts *o, struct jh
 
 /*
  * The dwz alternate file of dbg (.gnu_debugaltlink or .debug_sup): the name
- * as written (relative to dbg's directory), with --sysroot, or
+ * as written (an absolute one inside --sysroot when given; a relative one
+ * from dbg's directory, inside --sysroot or the --debug-dir dbg lies in), or
  * <debug-dir>/.build-id/xx/rest.debug; accepted only when its build-id
  * equals the recorded one. NULL when dbg has no link or no file matches.
  */

@@ -53,10 +53,10 @@ int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, si
 		  struct jh_list_loc *locs, struct jh_diag *d);
 
 /*
- * Opens source file path (as a line table names it) for reading: through
- * so's --path-map (the symbolizer's rule), then, if that fails, under
- * --sysroot. tried: the path last tried (for a warning); errno of the
- * failed open kept. NULL when neither opens.
+ * Opens source file path (as a line table names it) for reading, where
+ * jh_source_path says: inside --path-map's NEW or --sysroot, never out of
+ * them. tried: the path tried (for a warning), empty when the path was
+ * refused (a warning already given); errno of the failed open kept.
  */
 FILE *jh_list_source_open(const struct jh_symbolizer_opts *so, const char *path,
 			  struct jh_sb *tried);

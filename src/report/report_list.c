@@ -199,7 +199,7 @@ static char **source_lines(struct listing *ls, const char *file, const char *nam
 			fclose(f);
 		}
 	}
-	if (!sf->lines)
+	if (!sf->lines && sf->tried[0]) /* empty: refused, and said so */
 		jh_warn("%s: cannot open the source of %s: %s (see --path-map, --sysroot)",
 			sf->tried, name, strerror(sf->err));
 	*nlines = sf->nlines;

@@ -118,6 +118,45 @@ static char *confined(const struct jh_symbolizer_opts *o, const char *mappath)
 	return pm ? jh_confine(pm->to, mappath + n) : xstrdup(mappath);
 }
 
+char *jh_source_path(const struct jh_symbolizer_opts *o, const char *path)
+{
+	size_t n;
+	const struct jh_path_map *pm = path_map_of(o, path, &n);
+	if (pm)
+		return jh_confine(pm->to, path + n);
+	if (o->sysroot && o->sysroot[0] && path[0] == '/')
+		return jh_confine(o->sysroot, path);
+	return xstrdup(path);
+}
+
+/* The rest of p after root (from its "/"), when p lies under root; else NULL. */
+static const char *under(const char *root, const char *p)
+{
+	size_t n = strlen(root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	return !strncmp(p, root, n) && p[n] == '/' ? p + n : NULL;
+}
+
+/* A path made from a debug file's directory and a name it holds, looked up
+ * inside --sysroot or the --debug-dir the debug file came from (NULL, a
+ * warning given, if it leads out); as is when it lies under neither. */
+static char *confined_beside(const struct jh_symbolizer_opts *o, char *joined)
+{
+	const char *rest = NULL;
+	const char *root = NULL;
+	if (o->sysroot && o->sysroot[0] && (rest = under(o->sysroot, joined)))
+		root = o->sysroot;
+	for (size_t i = 0; !root && i < o->ndebug_dirs; i++)
+		if ((rest = under(o->debug_dirs[i], joined)))
+			root = o->debug_dirs[i];
+	if (!root)
+		return joined;
+	char *p = jh_confine(root, rest);
+	free(joined);
+	return p;
+}
+
 char *jh_find_binary(const struct jh_symbolizer_opts *o, const char *mappath, struct jh_sb *tried)
 {
 	char *p = confined(o, mappath);
@@ -305,17 +344,21 @@ struct jh_elf_image *jh_find_alt(const struct jh_symbolizer_opts *o, struct jh_e
 	const char *name = jh_elf_image_altlink(dbg, &id, &idlen);
 	if (!name)
 		return NULL;
-	char *cands[3] = { NULL, NULL, NULL };
+	char *cands[1] = { NULL };
 	size_t nc = 0;
 	if (name[0] == '/') {
-		if (o->sysroot && o->sysroot[0] && (cands[nc] = jh_confine(o->sysroot, name)))
-			nc++;
-		cands[nc++] = xstrdup(name);
+		/* with --sysroot, only inside it (the name comes from the file) */
+		if (o->sysroot && o->sysroot[0])
+			cands[nc] = jh_confine(o->sysroot, name);
+		else
+			cands[nc] = xstrdup(name);
 	} else {
 		char *dir = dir_of(jh_elf_image_path(dbg));
-		cands[nc++] = join(dir, name);
+		cands[nc] = confined_beside(o, join(dir, name));
 		free(dir);
 	}
+	if (cands[nc])
+		nc++;
 	struct jh_elf_image *found = NULL;
 	for (size_t i = 0; i < nc; i++) {
 		if (!found && try_path(cands[i], tried)) {

@@ -112,15 +112,14 @@ int jh_list_lines(struct jh_list_module *lm, const struct jh_list_routine *r, si
 FILE *jh_list_source_open(const struct jh_symbolizer_opts *so, const char *path,
 			  struct jh_sb *tried)
 {
-	char *p = jh_apply_path_map(so, path);
+	char *p = jh_source_path(so, path);
 	jh_sb_reset(tried);
+	if (!p) { /* refused (warned): it leads out of --path-map or --sysroot */
+		errno = EACCES;
+		return NULL;
+	}
 	jh_sb_adds(tried, p);
 	FILE *f = fopen(p, "r");
-	if (!f && so->sysroot && p[0] == '/') {
-		jh_sb_reset(tried);
-		jh_sb_addf(tried, "%s%s", so->sysroot, p);
-		f = fopen(tried->buf, "r");
-	}
 	int err = errno;
 	free(p);
 	errno = err;

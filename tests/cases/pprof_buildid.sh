@@ -22,6 +22,19 @@ GEN=$SRC/tests/tools/make_unsym_pprof.py
 BADID=00112233445566778899aabbccddeeff00112233
 
 cd "$SRC/testdata/golden" || exit 1
+# unresolved WHAT WARNING GEN-ARGS...: the profile made with GEN-ARGS gives exactly WARNING
+# and leaves the program's frames as offsets (output in $TMP/got)
+unresolved() {
+  local what=$1 w=$2
+  shift 2
+  n=$((n + 1))
+  python3 "$GEN" "$f" "$TMP/w.pb.gz" "$@"
+  (cd "$d" && "$JEHEAP" --collapsed "${dirs[@]}" "$TMP/w.pb.gz" > "$TMP/got" 2> "$TMP/err") ||
+    fail "$d: $what: exit $?"
+  [ "$(grep -c warning "$TMP/err")" = 1 ] && grep -qxF "$w" "$TMP/err" ||
+    fail "$d: $what: $(head -3 "$TMP/err")"
+  grep -q "$(basename "$prog")+0x" "$TMP/got" || fail "$d: $what: frames not left as offsets"
+}
 for d in cxx-s12 mt-s12 mtclang-s12-accum; do
   f=$(ls "$d"/*.heap | head -1) b=$(basename "$f")
   prog=$(grep -m1 -o '/tmp/jeheap-golden/bin/[^ ]*$' "$f")
@@ -47,24 +60,12 @@ for d in cxx-s12 mt-s12 mtclang-s12-accum; do
   [ "$(grep -c "^jeheap: warning: $gone: file with build ID $id not found" "$TMP/err")" = 1 ] ||
     fail "$d: no debug dir: $(head -2 "$TMP/err")"
 
-  n=$((n + 1))
-  python3 "$GEN" "$f" "$TMP/w.pb.gz" --rename "$prog=$gone" --build-id "$prog=$BADID"
-  (cd "$d" && "$JEHEAP" --collapsed "${dirs[@]}" "$TMP/w.pb.gz" > "$TMP/got" 2> "$TMP/err") ||
-    fail "$d: wrong ID: exit $?"
-  w="jeheap: warning: $gone: file with build ID $BADID not found (tried: $dbg/.build-id/00/${BADID:2}.debug, /usr/lib/debug/.build-id/00/${BADID:2}.debug, $gone); its frames stay unresolved"
-  [ "$(grep -c warning "$TMP/err")" = 1 ] && grep -qxF "$w" "$TMP/err" ||
-    fail "$d: wrong ID: $(head -3 "$TMP/err")"
-  grep -q "$(basename "$prog")+0x" "$TMP/got" || fail "$d: wrong ID: frames not left as offsets"
+  tried="$dbg/.build-id/00/${BADID:2}.debug, /usr/lib/debug/.build-id/00/${BADID:2}.debug"
+  unresolved "wrong ID" "jeheap: warning: $gone: file with build ID $BADID not found (tried: $tried, $gone); its frames stay unresolved" \
+    --rename "$prog=$gone" --build-id "$prog=$BADID"
   cmp -s "$TMP/want" "$TMP/got" && fail "$d: wrong ID: symbolized all the same"
-
-  n=$((n + 1))
-  python3 "$GEN" "$f" "$TMP/x.pb.gz" --build-id "$prog=$BADID"
-  (cd "$d" && "$JEHEAP" --collapsed "${dirs[@]}" "$TMP/x.pb.gz" > "$TMP/got" 2> "$TMP/err") ||
-    fail "$d: other file: exit $?"
-  w="jeheap: warning: $prog: $prog has build ID $id, not the profile's $BADID (tried: $dbg/.build-id/00/${BADID:2}.debug, /usr/lib/debug/.build-id/00/${BADID:2}.debug, $prog); its frames stay unresolved"
-  [ "$(grep -c warning "$TMP/err")" = 1 ] && grep -qxF "$w" "$TMP/err" ||
-    fail "$d: other file: $(head -3 "$TMP/err")"
-  grep -q "$(basename "$prog")+0x" "$TMP/got" || fail "$d: other file: frames not left as offsets"
+  unresolved "other file" "jeheap: warning: $prog: $prog has build ID $id, not the profile's $BADID (tried: $tried, $prog); its frames stay unresolved" \
+    --build-id "$prog=$BADID"
 done
 echo "pprof_buildid: $n checks, $fails failed"
 [ "$fails" -eq 0 ]

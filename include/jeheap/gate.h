@@ -1,7 +1,7 @@
 /*
  * gate.h - --fail-on-growth: the decision whether memory grew too much
- * between a base and a newer total (a --base diff today; the first and the
- * last dump of a series tomorrow). Values are in the sample type's unit
+ * between a base and a newer total (a --base diff, or the first and the
+ * last dump of a --series). Values are in the sample type's unit
  * (bytes or objects), compared as the integers the reports print.
  */
 #ifndef JEHEAP_GATE_H
@@ -31,5 +31,11 @@ int jh_gate_parse(struct jh_gate *g, const char *s, const char *option, struct j
  */
 int jh_gate_exceeded(const struct jh_gate *g, double base_total, double new_total, int64_t *growth,
 		     int64_t *limit);
+
+struct jh_graph;
+/* The totals the gate compares in an analysed graph: the sums of the
+ * stacks --focus and --ignore keep, *before of the bases' values (0 without
+ * --base), *after of the profiles'. Without filters *after is the Total:. */
+void jh_gate_totals(const struct jh_graph *g, double *before, double *after);
 
 #endif

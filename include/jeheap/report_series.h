@@ -1,10 +1,12 @@
 /*
  * report_series.h - the reports of a series table (series.h): the text
- * table (--series --text) and the SVG chart (--series --svg).
+ * table (--series --text), the SVG chart (--series --svg) and the JSON
+ * (--series --json).
  */
 #ifndef JEHEAP_REPORT_SERIES_H
 #define JEHEAP_REPORT_SERIES_H
 
+#include "jeheap/report.h"
 #include "jeheap/report_flame.h"
 #include "jeheap/series.h"
 
@@ -27,5 +29,10 @@ int jh_report_series_text(FILE *out, const struct jh_series *s);
  * polyline each, suspects highlighted, a <title> with the values on hover.
  * Returns 0, -1 on a write error. */
 int jh_report_series_svg(FILE *out, const struct jh_series *s, size_t top, const char *title);
+
+/* --series --json: the summary of the last dump's analysis `last` (docs/json.md)
+ * with the table under "series". Returns 0, -1 on a write error. */
+int jh_report_series_json(FILE *out, const struct jh_series *s, const struct jh_graph *last,
+			  const struct jh_report_opts *o);
 
 #endif

@@ -51,6 +51,8 @@ struct jh_series_dump {
 	uint64_t period; /* sampling period (0 = none) */
 	double total;    /* the graph's total (Total: line) */
 	double local;    /* sum of the rows (after filters) */
+	double kept;     /* sum of the stacks --focus/--ignore keep (jh_gate_totals):
+			  * what --fail-on-growth compares, the total without them */
 };
 
 struct jh_series_row {

@@ -76,3 +76,12 @@ int jh_gate_exceeded(const struct jh_gate *g, double base_total, double new_tota
 	*limit = (int64_t)(lim / 100000000 > INT64_MAX ? INT64_MAX : lim / 100000000);
 	return grew * 100000000 > lim;
 }
+
+void jh_gate_totals(const struct jh_graph *g, double *before, double *after)
+{
+	*before = *after = 0;
+	for (size_t s = 0; s < g->nstacks; s++) {
+		*before += g->stacks[s].before;
+		*after += g->stacks[s].after;
+	}
+}

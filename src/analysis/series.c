@@ -1,5 +1,6 @@
 /* series.c - the series table (series.h): rows per function or stack, their
  * values at each dump, growth, noise and the leak suspects. */
+#include "jeheap/gate.h"
 #include "jeheap/series.h"
 
 #include <math.h>
@@ -92,6 +93,8 @@ void jh_series_add(struct jh_series *s, size_t i, const struct jh_graph *g, cons
 	dp->period = period;
 	dp->total = g->total;
 	dp->local = g->local_total;
+	double before;
+	jh_gate_totals(g, &before, &dp->kept);
 	s->value = g->value;
 	s->unit = g->unit;
 	s->unit_name = g->unit_name;

@@ -217,7 +217,7 @@ void jh_options_usage(FILE *f)
 	      "Filters: --focus=RE --ignore=RE (stacks)  --retain=RE --exclude=RE (frames)\n"
 	      "         --hide --show --show_from --prune_from (=RE, pprof's)  --noinlines\n"
 	      "Compare: --base=FILE  --diff_base=FILE  --fail-on-growth=SIZE|PCT (exit 5)\n"
-	      "         --series DUMP... (leak suspects; --svg: chart)  --stacks  --normalize\n"
+	      "         --series DUMP... (leak suspects; --svg, --json)  --stacks  --normalize\n"
 	      "Symbols: --debug-dir=DIR --lib_prefix=DIR --path-map=OLD=NEW --sysroot=DIR\n"
 	      "         --debuginfod=URL  --no-cache --cache-dir=DIR --symbols-only (cache)\n"
 	      "Other:   --thread=N --cum --lines --show_bytes --quiet (-qq) --verbose --version\n"
@@ -662,8 +662,10 @@ int jh_options_parse(struct jh_options *o, int argc, char **argv, struct jh_diag
 	o->flame.bases = o->bases;
 	o->flame.nbases = o->nbases;
 	struct jh_gate gate;
-	if (o->fail_on_growth && !o->nbases)
-		return usage_error(d, "--fail-on-growth=%s needs --base (the dump to compare with)",
+	if (o->fail_on_growth && !o->nbases && !o->series)
+		return usage_error(d,
+				   "--fail-on-growth=%s needs --base or --series (the dumps to "
+				   "compare)",
 				   o->fail_on_growth);
 	if (o->fail_on_growth && jh_gate_parse(&gate, o->fail_on_growth, "--fail-on-growth", d))
 		return -1;

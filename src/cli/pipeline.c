@@ -252,13 +252,8 @@ int jh_run(const struct jh_options *o, struct jh_diag *d)
 			if (o->fail_on_growth && mode != JH_OUT_INTERACTIVE &&
 			    (code == JH_EXIT_OK || code == JH_EXIT_NODATA)) {
 				struct jh_diag gd = { { 0 }, 0 };
-				if (jh_growth_gate(&m, o, &gd) != JH_EXIT_OK) {
-					*d = gd;
-					code = gd.code;
-				} else if (code == JH_EXIT_NODATA) {
-					jh_warn("%s", d->msg);
-					code = JH_EXIT_OK;
-				}
+				code = jh_growth_gate_verdict(code, jh_growth_gate(&m, o, &gd), &gd,
+							      d);
 			}
 		}
 	}

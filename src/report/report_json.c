@@ -8,6 +8,7 @@
  * input gives the same bytes.
  */
 #include "json_str.h"
+#include "json_summary.h"
 
 #include "jeheap/dump_name.h"
 #include "jeheap/report.h"
@@ -350,7 +351,7 @@ static void diff(FILE *out, const struct jh_graph *g, const struct jh_report_opt
 	fputs("\n  }", out);
 }
 
-int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o)
+void jh_json_summary_open(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o)
 {
 	static const char gran[][12] = { "functions", "lines", "addresses", "files" };
 	const struct jh_model *m = g->m;
@@ -377,6 +378,11 @@ int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	functions(out, g, o);
 	if (g->has_base)
 		diff(out, g, o, net, base);
+}
+
+int jh_report_json(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o)
+{
+	jh_json_summary_open(out, g, o);
 	fputs("\n}\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -55,7 +55,7 @@ expect 5 "jeheap: inuse_objects grew by 1 objects (2 -> 3), more than --fail-on-
 "$JEHEAP" --quiet --json --fail-on-growth=1K --base=before.symbolized after.symbolized > "$TMP/j" 2>/dev/null
 [ $? = 5 ] && grep -q '"format": "jeheap-summary"' "$TMP/j" || fail "--json --fail-on-growth"
 # usage errors
-expect 1 "jeheap: --fail-on-growth=1K needs --base (the dump to compare with)" \
+expect 1 "jeheap: --fail-on-growth=1K needs --base or --series (the dumps to compare)" \
   --text --fail-on-growth=1K after.symbolized
 for bad in 5X 1.5K -3 %5 '' 5%% 1e3 99999999999999999999; do
   expect 1 "jeheap: --fail-on-growth: '$bad' is neither a size (bytes, with an optional K, M or G suffix) nor a percentage like 5%" \

@@ -11,13 +11,12 @@
 set -euo pipefail
 : "${JEHEAP:?}" "${JH_SRC:?}"
 export LC_ALL=C
-JE=${JH_JEMALLOC:-/usr/lib/x86_64-linux-gnu/libjemalloc.so.2}
 T=$(mktemp -d "${TMPDIR:-/tmp}/jh-series.XXXXXX")
 trap '[ -n "${JH_KEEP:-}" ] || rm -rf "$T"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+source "$JH_SRC/tests/fixtures/series/make_series.sh"
 cd "$T"
-gcc -g -O2 -fno-omit-frame-pointer -o leaky "$JH_SRC/tests/fixtures/series/leaky.c"
-LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_prefix:$T/p,lg_prof_interval:20,lg_prof_sample:14 ./leaky 14
+jh_make_series "$T"
 n=$(ls p.*.heap | wc -l)
 [ "$n" -ge 11 ] || fail "only $n dumps"
 pid=$(ls p.*.heap | head -1 | cut -d. -f2)
@@ -99,7 +98,7 @@ rc=0
 	>out 2>/dev/null || fail "--allow-mixed: exit $?"
 rm "p.99999999.4.i4.heap"
 # what a series does not combine with: one line, exit 1, nothing written
-for args in "--dot|--series writes --text or --svg, not --dot" \
+for args in "--dot|--series writes --text, --svg or --json, not --dot" \
 	"--base=p.$pid.0.i0.heap|--series: not with --base (the first dump is the series' base)"; do
 	rc=0
 	"$JEHEAP" --series "${args%%|*}" ./leaky p.*.heap >out 2>err || rc=$?

@@ -37,7 +37,7 @@ static void pad_left(struct jh_sb *line, const char *s, size_t n, size_t w)
 
 static size_t value_width(const struct jh_series *s, struct jh_sb *tmp)
 {
-	size_t w = 4;
+	size_t w = 5; /* the "growth" header (6 wide, padded to w + 2) keeps a blank before it */
 	for (size_t i = 0; i < s->ndumps; i++) {
 		jh_sb_reset(tmp);
 		jh_fmt_value(tmp, s->unit, s->dumps[i].total);

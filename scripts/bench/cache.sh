@@ -62,7 +62,7 @@ fi
 NAMES="base cold warm new20"
 [ "$LLVM" = 1 ] && NAMES="$NAMES llvm-symbolizer"
 [ "$RUNS" = 0 ] && [ ! -s "$WORK/llvm-symbolizer.t" ] && NAMES="base cold warm new20"
-for i in $(seq 1 "$RUNS"); do
+for _ in $(seq 1 "$RUNS"); do
 	measure base "$BASE" --text "$BIN" "$DUMP"
 	rm -rf "$WORK/cold"
 	measure cold "$JEHEAP" --cache-dir="$WORK/cold" --text "$BIN" "$DUMP"
@@ -86,7 +86,7 @@ cc=$(median "$WORK/cold.t" 2)
 cr=$(median "$WORK/cold.t" 3)
 for n in $NAMES; do
 	w=$(median "$WORK/$n.t" 1) c=$(median "$WORK/$n.t" 2) r=$(median "$WORK/$n.t" 3)
-	awk -v n=$n -v w="$w" -v c="$c" -v r="$r" -v cw="$cw" -v cc="$cc" -v cr="$cr" \
+	awk -v n="$n" -v w="$w" -v c="$c" -v r="$r" -v cw="$cw" -v cc="$cc" -v cr="$cr" \
 		'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.3f | %.3f | %.3f |\n", n, w, c, r / 1024, w / cw, c / cc, r / cr }'
 done
 if [ -s "$WORK/llvm-symbolizer.t" ] && [ "$LLVM" = 1 ]; then

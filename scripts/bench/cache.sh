@@ -8,10 +8,15 @@
 #   new20  this jeheap, that warm cache, on a copy of the dump with 20 % of its unique
 #          ceph-osd addresses replaced by other return addresses of ceph-osd
 #          (new_addresses.py; the cache is restored before each run)
+#   llvm-symbolizer  `llvm-symbolizer --inlining --demangle` on the same caller-adjusted
+#          addresses of the medium dump, as ../shared/bench/peers.sh runs it (--sym mode,
+#          addresses under $JEHEAP_BENCH_DIR/pcs/medium); LLVM=0 leaves it out
 # All run `--text /usr/bin/ceph-osd DUMP`; the outputs of base, cold and warm are checked
-# to be identical. Prints a markdown table (docs/BENCHMARKS.md, section "Issue 18").
+# to be identical, and each new20 output to that of a cold run (empty cache, untimed) on
+# the same new20 dump. Prints a markdown table (docs/BENCHMARKS.md, section "Issue 18").
 # Env: JEHEAP (default build/release/jeheap), BASE (default /tmp/cache-base/jeheap),
 # JEHEAP_BENCH_DIR (default /tmp/jeheap-bench), RUNS (default 3), WORK (scratch folder),
+# LLVM (default 1), PEERS (default ../shared/bench/peers.sh from the checkout),
 # RENDER_ONLY=1 (print the table of the runs already in WORK).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +24,8 @@ JEHEAP=${JEHEAP:-$ROOT/build/release/jeheap}
 BASE=${BASE:-/tmp/cache-base/jeheap}
 BENCH_DIR=${JEHEAP_BENCH_DIR:-/tmp/jeheap-bench}
 RUNS=${RUNS:-3}
+LLVM=${LLVM:-1}
+PEERS=${PEERS:-$ROOT/../shared/bench/peers.sh}
 WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/jh-cache-bench.XXXXXX")}
 BIN=/usr/bin/ceph-osd
 DUMP=$BENCH_DIR/ceph-synth/ceph-osd.medium.heap
@@ -26,6 +33,12 @@ LARGE=$BENCH_DIR/ceph-synth/ceph-osd.large.heap
 for f in "$JEHEAP" "$BASE" "$BIN" "$DUMP" "$LARGE"; do
 	[ -e "$f" ] || { echo "cache.sh: missing $f" >&2; exit 1; }
 done
+PCS=$BENCH_DIR/pcs/medium
+if [ "$LLVM" = 1 ]; then
+	for f in "$PEERS" "$PCS/manifest.tsv"; do
+		[ -e "$f" ] || { echo "cache.sh: missing $f (LLVM=0 leaves llvm-symbolizer out)" >&2; exit 1; }
+	done
+fi
 export DEBUGINFOD_URLS= # no server: local debug files only
 NEW20=$WORK/medium-20new.heap
 [ -s "$NEW20" ] || python3 "$ROOT/scripts/bench/new_addresses.py" "$DUMP" "$LARGE" 0.2 "$NEW20"
@@ -42,8 +55,14 @@ if [ "$RUNS" -gt 0 ]; then
 	# the warm cache, once
 	rm -rf "$WORK/warm"
 	"$JEHEAP" --cache-dir="$WORK/warm" --symbols-only "$BIN" "$DUMP"
+	# what new20 must print: a cold run on the new20 dump
+	rm -rf "$WORK/new20ref"
+	"$JEHEAP" --cache-dir="$WORK/new20ref" --text "$BIN" "$NEW20" >"$WORK/new20ref.out"
 fi
-for i in $(seq 1 "$RUNS"); do
+NAMES="base cold warm new20"
+[ "$LLVM" = 1 ] && NAMES="$NAMES llvm-symbolizer"
+[ "$RUNS" = 0 ] && [ ! -s "$WORK/llvm-symbolizer.t" ] && NAMES="base cold warm new20"
+for _ in $(seq 1 "$RUNS"); do
 	measure base "$BASE" --text "$BIN" "$DUMP"
 	rm -rf "$WORK/cold"
 	measure cold "$JEHEAP" --cache-dir="$WORK/cold" --text "$BIN" "$DUMP"
@@ -52,6 +71,10 @@ for i in $(seq 1 "$RUNS"); do
 	measure new20 "$JEHEAP" --cache-dir="$WORK/new20c" --text "$BIN" "$NEW20"
 	cmp -s "$WORK/base.out" "$WORK/cold.out" || { echo "cache.sh: cold output differs from base" >&2; exit 1; }
 	cmp -s "$WORK/base.out" "$WORK/warm.out" || { echo "cache.sh: warm output differs from base" >&2; exit 1; }
+	cmp -s "$WORK/new20ref.out" "$WORK/new20.out" || { echo "cache.sh: new20 output differs from a cold run's" >&2; exit 1; }
+	if [ "$LLVM" = 1 ]; then
+		measure llvm-symbolizer bash "$PEERS" --sym llvm-symbolizer "$PCS"
+	fi
 done
 median() { # FILE COLUMN
 	cut -d' ' -f"$2" "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -61,10 +84,17 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 cw=$(median "$WORK/cold.t" 1)
 cc=$(median "$WORK/cold.t" 2)
 cr=$(median "$WORK/cold.t" 3)
-for n in base cold warm new20; do
+for n in $NAMES; do
 	w=$(median "$WORK/$n.t" 1) c=$(median "$WORK/$n.t" 2) r=$(median "$WORK/$n.t" 3)
-	awk -v n=$n -v w="$w" -v c="$c" -v r="$r" -v cw="$cw" -v cc="$cc" -v cr="$cr" \
+	awk -v n="$n" -v w="$w" -v c="$c" -v r="$r" -v cw="$cw" -v cc="$cc" -v cr="$cr" \
 		'BEGIN { printf "| %s | %.2f | %.2f | %.0f | %.3f | %.3f | %.3f |\n", n, w, c, r / 1024, w / cw, c / cc, r / cr }'
 done
+if [ -s "$WORK/llvm-symbolizer.t" ] && [ "$LLVM" = 1 ]; then
+	lw=$(median "$WORK/llvm-symbolizer.t" 1) lc=$(median "$WORK/llvm-symbolizer.t" 2)
+	bw=$(median "$WORK/base.t" 1) bc=$(median "$WORK/base.t" 2)
+	awk -v cw="$cw" -v cc="$cc" -v bw="$bw" -v bc="$bc" -v lw="$lw" -v lc="$lc" 'BEGIN {
+		printf "\nto llvm-symbolizer: cold %.3f wall, %.3f CPU; base %.3f wall, %.3f CPU\n",
+			cw / lw, cc / lc, bw / lw, bc / lc }'
+fi
 echo
 echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1); $(date -u +%Y-%m-%dT%H:%MZ))"

@@ -33,7 +33,7 @@ enum {
 int jh_frames_make(struct jh_graph_priv *gp, const struct jh_model *m,
 		   const struct jh_analysis_opts *o, struct jh_diag *d)
 {
-	const char *names[] = { "hide", "show", "show_from", "prune_from" };
+	static const char names[][12] = { "hide", "show", "show_from", "prune_from" };
 	const char *res[] = { o->hide, o->show, o->show_from, o->prune_from };
 	struct jh_filter **f[] = { &gp->hide, &gp->show, &gp->show_from, &gp->prune_from };
 	for (int i = 0; i < 4; i++) {

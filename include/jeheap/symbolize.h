@@ -70,6 +70,7 @@ struct jh_symbolizer_opts {
 	uint64_t max_memory;    /* --max-memory: ceiling on DWARF bytes; 0 = the default */
 	const char *cache_dir;  /* symbol cache folder (sym_cache.h); NULL: no cache */
 	uint64_t cache_size;    /* bound of the cache folder in bytes; 0: none */
+	int build_index;        /* --symbols-only: also cache each module's whole unit index */
 	const char *debuginfod; /* debuginfod server URLs (DEBUGINFOD_URLS); NULL: none asked */
 	struct jh_debuginfod *debuginfod_client; /* the symbolizer's own (set by it) */
 	jh_sym_progress_fn progress;             /* NULL: no progress reports */

@@ -4,10 +4,13 @@
 # runs alternated, medians of wall, CPU (user + sys) and peak RSS (GNU time):
 #   base   jeheap before the cache (BASE, e.g. main's 6c85968 built in /tmp/cache-base)
 #   cold   this jeheap, empty cache (emptied before each run)
-#   warm   this jeheap, the cache filled by one run on the same dump
+#   warm   this jeheap, the cache filled by `--symbols-only` on the same dump (answers
+#          and each module's unit index)
 #   new20  this jeheap, that warm cache, on a copy of the dump with 20 % of its unique
 #          ceph-osd addresses replaced by other return addresses of ceph-osd
-#          (new_addresses.py; the cache is restored before each run)
+#          (new_addresses.py; the cache is restored before each run): the new
+#          addresses are answered from the unit index
+#   symbols-only  `--symbols-only` into an empty cache (what filled warm's)
 #   llvm-symbolizer  `llvm-symbolizer --inlining --demangle` on the same caller-adjusted
 #          addresses of the medium dump, as ../shared/bench/peers.sh runs it (--sym mode,
 #          addresses under $JEHEAP_BENCH_DIR/pcs/medium); LLVM=0 leaves it out
@@ -40,6 +43,7 @@ if [ "$LLVM" = 1 ]; then
 	done
 fi
 export DEBUGINFOD_URLS= # no server: local debug files only
+mkdir -p "$WORK"
 NEW20=$WORK/medium-20new.heap
 [ -s "$NEW20" ] || python3 "$ROOT/scripts/bench/new_addresses.py" "$DUMP" "$LARGE" 0.2 "$NEW20"
 
@@ -59,9 +63,9 @@ if [ "$RUNS" -gt 0 ]; then
 	rm -rf "$WORK/new20ref"
 	"$JEHEAP" --cache-dir="$WORK/new20ref" --text "$BIN" "$NEW20" >"$WORK/new20ref.out"
 fi
-NAMES="base cold warm new20"
+NAMES="base cold warm new20 symbols-only"
 [ "$LLVM" = 1 ] && NAMES="$NAMES llvm-symbolizer"
-[ "$RUNS" = 0 ] && [ ! -s "$WORK/llvm-symbolizer.t" ] && NAMES="base cold warm new20"
+[ "$RUNS" = 0 ] && [ ! -s "$WORK/llvm-symbolizer.t" ] && NAMES="base cold warm new20 symbols-only"
 for _ in $(seq 1 "$RUNS"); do
 	measure base "$BASE" --text "$BIN" "$DUMP"
 	rm -rf "$WORK/cold"
@@ -69,6 +73,8 @@ for _ in $(seq 1 "$RUNS"); do
 	measure warm "$JEHEAP" --cache-dir="$WORK/warm" --text "$BIN" "$DUMP"
 	rm -rf "$WORK/new20c" && cp -a "$WORK/warm" "$WORK/new20c"
 	measure new20 "$JEHEAP" --cache-dir="$WORK/new20c" --text "$BIN" "$NEW20"
+	rm -rf "$WORK/symonly"
+	measure symbols-only "$JEHEAP" --cache-dir="$WORK/symonly" --symbols-only "$BIN" "$DUMP"
 	cmp -s "$WORK/base.out" "$WORK/cold.out" || { echo "cache.sh: cold output differs from base" >&2; exit 1; }
 	cmp -s "$WORK/base.out" "$WORK/warm.out" || { echo "cache.sh: warm output differs from base" >&2; exit 1; }
 	cmp -s "$WORK/new20ref.out" "$WORK/new20.out" || { echo "cache.sh: new20 output differs from a cold run's" >&2; exit 1; }
@@ -97,4 +103,4 @@ if [ -s "$WORK/llvm-symbolizer.t" ] && [ "$LLVM" = 1 ]; then
 			cw / lw, cc / lc, bw / lw, bc / lc }'
 fi
 echo
-echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1); $(date -u +%Y-%m-%dT%H:%MZ))"
+echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1), of which unit indexes (.jhu) $(du -cb "$WORK"/warm/*.jhu | tail -1 | cut -f1 | awk '{ printf "%.1fM", $1 / 1048576 }'); $(date -u +%Y-%m-%dT%H:%MZ))"

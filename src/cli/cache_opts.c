@@ -82,6 +82,7 @@ int jh_cache_options(struct jh_options *o, struct jh_diag *d)
 		return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
 				   "--symbols-only fills the symbol cache: not with --no-cache%s",
 				   "");
+	o->sym.build_index = o->symbols_only;
 	if (o->no_cache)
 		return 0;
 	struct jh_sb sb = JH_SB_INIT;

@@ -215,18 +215,29 @@ static void put64(struct jh_sb *sb, uint64_t v)
 	put32(sb, (uint32_t)(v >> 32));
 }
 
-/* The string index + 1 of s (interned: compared by pointer), added to the table. */
-static uint32_t str_index(struct jh_u64map *idx, const char ***strs, size_t *n, size_t *alloc,
-			  const char *s)
+/* The string table of a file being written: each distinct string once. */
+struct strtab {
+	struct jh_u64map byptr; /* a string's pointer -> its copy in canon */
+	struct jh_u64map idx;   /* a copy in canon -> index + 1 */
+	struct jh_intern canon; /* equal strings from anywhere (DWARF, a file read) meet */
+	const char **strs;
+	size_t n, a;
+};
+
+/* The string index + 1 of s, added to the table. */
+static uint32_t str_index(struct strtab *t, const char *s)
 {
 	if (!s)
 		return 0;
 	int added;
-	uint64_t *v = jh_u64map_put(idx, (uint64_t)(uintptr_t)s, &added);
+	uint64_t *c = jh_u64map_put(&t->byptr, (uint64_t)(uintptr_t)s, &added);
+	if (added)
+		*c = (uint64_t)(uintptr_t)jh_intern(&t->canon, s);
+	uint64_t *v = jh_u64map_put(&t->idx, *c, &added);
 	if (added) {
-		JH_GROW(*strs, *n + 1, *alloc);
-		(*strs)[(*n)++] = s;
-		*v = *n;
+		JH_GROW(t->strs, t->n + 1, t->a);
+		t->strs[t->n++] = (const char *)(uintptr_t)*c;
+		*v = t->n;
 	}
 	return (uint32_t)*v;
 }
@@ -234,10 +245,11 @@ static uint32_t str_index(struct jh_u64map *idx, const char ***strs, size_t *n, 
 static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_rec *recs, size_t n,
 		   const struct jh_frame *fr)
 {
-	struct jh_u64map idx;
-	jh_u64map_init(&idx);
-	const char **strs = NULL;
-	size_t nstr = 0, astr = 0, nfr = 0;
+	struct strtab st = { 0 };
+	jh_u64map_init(&st.byptr);
+	jh_u64map_init(&st.idx);
+	jh_intern_init(&st.canon);
+	size_t nfr = 0;
 	struct jh_sb frames = JH_SB_INIT, rs = JH_SB_INIT;
 	jh_sb_init(&frames);
 	jh_sb_init(&rs);
@@ -248,8 +260,8 @@ static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_
 		put32(&rs, recs[i].status);
 		for (uint32_t k = 0; k < recs[i].nframes; k++) {
 			const struct jh_frame *f = &fr[recs[i].first + k];
-			put32(&frames, str_index(&idx, &strs, &nstr, &astr, f->func));
-			put32(&frames, str_index(&idx, &strs, &nstr, &astr, f->file));
+			put32(&frames, str_index(&st, f->func));
+			put32(&frames, str_index(&st, f->file));
 			put32(&frames, f->line);
 			put32(&frames, f->decl_line);
 			nfr++;
@@ -259,21 +271,23 @@ static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_
 	put32(out, JH_SYMCACHE_VERSION);
 	put32(out, BOM);
 	put32(out, (uint32_t)strlen(sig));
-	put32(out, (uint32_t)nstr);
+	put32(out, (uint32_t)st.n);
 	put32(out, (uint32_t)n);
 	put32(out, (uint32_t)nfr);
 	jh_sb_adds(out, sig);
-	for (size_t i = 0; i < nstr; i++) {
-		put32(out, (uint32_t)strlen(strs[i]));
-		jh_sb_adds(out, strs[i]);
+	for (size_t i = 0; i < st.n; i++) {
+		put32(out, (uint32_t)strlen(st.strs[i]));
+		jh_sb_adds(out, st.strs[i]);
 	}
 	jh_sb_add(out, rs.buf, rs.len);
 	jh_sb_add(out, frames.buf, frames.len);
 	put32(out, crc_of(out->buf, out->len));
 	jh_sb_release(&frames);
 	jh_sb_release(&rs);
-	free(strs);
-	jh_u64map_release(&idx);
+	free(st.strs);
+	jh_u64map_release(&st.byptr);
+	jh_u64map_release(&st.idx);
+	jh_intern_release(&st.canon);
 }
 
 static int mkdirs(const char *dir)
@@ -327,7 +341,8 @@ static int ours(const char *name)
 {
 	size_t l = strlen(name);
 	return name[0] != '.' && ((l > 4 && !strcmp(name + l - 4, ".jhc")) ||
-				  (l > 4 && !strcmp(name + l - 4, ".neg")));
+				  (l > 4 && !strcmp(name + l - 4, ".neg")) ||
+				  (l > 4 && !strcmp(name + l - 4, ".jhu")));
 }
 
 /* Removes the least recently used cache files of dir (not keep) above limit bytes. */
@@ -399,6 +414,14 @@ int jh_symcache_write(const char *dir, const char *name, const char *sig,
 	encode(&out, sig, recs, n, fr);
 	int rc = replace_file(dir, name, out.buf, out.len);
 	jh_sb_release(&out);
+	if (rc == 0 && limit)
+		bound(dir, name, limit);
+	return rc;
+}
+
+int jh_symcache_put(const char *dir, const char *name, const void *data, size_t n, uint64_t limit)
+{
+	int rc = replace_file(dir, name, data, n);
 	if (rc == 0 && limit)
 		bound(dir, name, limit);
 	return rc;

@@ -60,6 +60,8 @@ int jh_symcache_write(const char *dir, const char *name, const char *sig,
 		      const struct jh_symcache_rec *recs, size_t n, const struct jh_frame *fr,
 		      uint64_t limit);
 
+/* Writes data[0..n) as dir/name atomically, then bounds dir as jh_symcache_write does. */
+int jh_symcache_put(const char *dir, const char *name, const void *data, size_t n, uint64_t limit);
 /* Marks dir/name (a small file: debuginfod had nothing for it) now; 0, or -1. */
 int jh_symcache_mark(const char *dir, const char *name);
 /* The age in seconds of dir/name, or -1 when it does not exist. */

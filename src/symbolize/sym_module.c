@@ -68,16 +68,24 @@ static void find_dwarf(const struct jh_symbolizer_opts *o, struct jh_module *m)
 		m->symfallback = m->dbg;
 }
 
-void jh_module_load(struct jh_module *m)
+void jh_module_load_symbols(struct jh_module *m)
 {
-	if (!m || !m->usable || m->loaded)
+	if (!m || !m->usable || m->syms_loaded)
 		return;
-	m->loaded = 1;
+	m->syms_loaded = 1;
 	/* build the symbol tables now, while only one thread runs */
 	jh_elf_image_lookup(m->symimg, 0);
 	if (m->symfallback)
 		jh_elf_image_lookup(m->symfallback, 0);
 	JH_TRACE("module %s: symbols", m->mappath);
+}
+
+void jh_module_load(struct jh_module *m)
+{
+	if (!m || !m->usable || m->loaded)
+		return;
+	m->loaded = 1;
+	jh_module_load_symbols(m);
 	if (!m->dbg)
 		return;
 	jh_oom_reading(jh_elf_image_path(m->dbg));
@@ -239,7 +247,7 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 
 const struct jh_elf_sym *jh_module_symbol(struct jh_module *m, uint64_t a)
 {
-	jh_module_load(m);
+	jh_module_load_symbols(m);
 	const struct jh_elf_sym *sym = jh_elf_image_lookup(m->symimg, a);
 	if (!sym && m->symfallback)
 		sym = jh_elf_image_lookup(m->symfallback, a);
@@ -264,6 +272,11 @@ void jh_module_close(struct jh_module *m)
 		jh_elf_image_close(m->dbg);
 	jh_elf_image_close(m->bin);
 	jh_u64map_release(&m->cache);
+	jh_unitfile_close(m->units);
+	jh_unit_strings_release(&m->ustrings);
+	for (size_t i = 0; i < m->ncache_bufs; i++)
+		free(m->cache_bufs[i]);
+	free(m->cache_bufs);
 	free(m->key);
 	free(m->mappath);
 	free(m->file);

@@ -11,6 +11,7 @@
 #include "jeheap/profile.h"
 #include "jeheap/symbolize.h"
 #include "sections.h"
+#include "sym_units.h"
 
 struct jh_module {
 	char *key;     /* what identifies it: the maps path, or the program argument */
@@ -35,6 +36,13 @@ struct jh_module {
 	char *cache_name;       /* sym_cache.h: its file in the cache folder, or NULL */
 	char *cache_sig;        /* what the answers depend on (stored in the file) */
 	size_t cache_new;       /* answers resolved since the file was read */
+	char **cache_bufs;      /* the cache files read: their strings are in the answers */
+	size_t ncache_bufs, acache_bufs;
+	int syms_loaded;                 /* jh_module_load_symbols done */
+	struct jh_unitfile *units;       /* sym_units.h: the cached unit index, or NULL */
+	int units_tried;                 /* its file looked for */
+	int units_written;               /* --symbols-only: written (or found valid) this run */
+	struct jh_unit_strings ustrings; /* the strings of answers from units */
 };
 
 /*
@@ -58,6 +66,20 @@ void jh_module_close(struct jh_module *m);
  * when an address must be resolved: a run answered from the cache never
  * does). Call from one thread. */
 void jh_module_load(struct jh_module *m);
+/* The symbol tables alone (once; jh_module_load does it too): for answers
+ * from the unit index, which need no DWARF. */
+void jh_module_load_symbols(struct jh_module *m);
+/*
+ * sym_units_module.c: answers a[0..n) of m from the unit index cached in
+ * cache_dir (NULL: none) when it has every unit they need: 1 with *ans,
+ * *df, *ndf set as jh_dwarf_lookup sets them, else 0 (the DWARF answers).
+ * A corrupt unit: one warning, and the file is dropped.
+ */
+int jh_module_units_answer(struct jh_module *m, const char *cache_dir, int jobs, const uint64_t *a,
+			   size_t n, struct jh_dwarf_answer **ans, struct jh_dwarf_frame **df,
+			   size_t *ndf);
+/* --symbols-only: writes m's unit index into the cache unless a valid one is there (once). */
+void jh_module_units_write(struct jh_module *m, const struct jh_symbolizer_opts *o);
 /* Sets m->cache_name and m->cache_sig (sym_cache_id.c) of a usable module. */
 void jh_module_cache_id(struct jh_module *m);
 

@@ -116,8 +116,7 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 }
 
 /* Adds the answers of f that m lacks to the symbolizer's answers. */
-static void cache_add(struct jh_symbolizer *s, struct jh_module *m,
-		      const struct jh_symcache_file *f)
+static void cache_add(struct jh_symbolizer *s, struct jh_module *m, struct jh_symcache_file *f)
 {
 	for (size_t i = 0; i < f->nrecs; i++) {
 		const struct jh_symcache_rec *r = &f->recs[i];
@@ -131,14 +130,14 @@ static void cache_add(struct jh_symbolizer *s, struct jh_module *m,
 		JH_GROW(s->res, s->nres + 1, s->ares);
 		s->res[s->nres++] = (struct cached){ r->status, (uint32_t)s->nframes, r->nframes };
 		JH_GROW(s->frames, s->nframes + r->nframes, s->aframes);
-		for (uint32_t k = 0; k < r->nframes; k++) {
-			const struct jh_frame *fr = &f->frames[r->first + k];
-			s->frames[s->nframes++] =
-				(struct jh_frame){ fr->func ? jh_intern(&s->names, fr->func) : NULL,
-						   fr->file ? jh_intern(&s->names, fr->file) : NULL,
-						   fr->line, fr->decl_line };
-		}
+		/* the file's strings, each once, stay where they are (kept by m) */
+		memcpy(s->frames + s->nframes, f->frames + r->first,
+		       r->nframes * sizeof(*s->frames));
+		s->nframes += r->nframes;
 	}
+	JH_GROW(m->cache_bufs, m->ncache_bufs + 1, m->acache_bufs);
+	m->cache_bufs[m->ncache_bufs++] = f->buf;
+	f->buf = NULL;
 }
 
 /* The answers the cache holds for a module just opened. */
@@ -148,9 +147,13 @@ static void cache_load(struct jh_symbolizer *s, struct jh_module *m)
 		return;
 	jh_module_cache_id(m);
 	struct jh_symcache_file f;
-	if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 0, &f) == 1)
+	JH_TRACE("cache %s: read", m->mappath);
+	if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 0, &f) == 1) {
+		JH_TRACE("cache %s: %zu answers", m->mappath, f.nrecs);
 		cache_add(s, m, &f);
+	}
 	jh_symcache_file_release(&f);
+	JH_TRACE("cache %s: added", m->mappath);
 }
 
 /* Writes the answers of every module that resolved new ones (with those
@@ -446,7 +449,12 @@ static void keep_display(struct jh_symbolizer *s, const char *raw, const char *s
 static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uint64_t *a, size_t n,
 			 struct jh_diag *d)
 {
-	jh_module_load(m);
+	struct jh_dwarf_answer *ans = NULL;
+	struct jh_dwarf_frame *df = NULL;
+	size_t ndf = 0;
+	int units = jh_module_units_answer(m, s->o.cache_dir, s->o.jobs, a, n, &ans, &df, &ndf);
+	if (!units)
+		jh_module_load(m);
 	JH_GROW(s->res, s->nres + n, s->ares);
 	struct cached *c = s->res + s->nres;
 	memset(c, 0, n * sizeof(*c));
@@ -459,11 +467,8 @@ static int resolve_batch(struct jh_symbolizer *s, struct jh_module *m, const uin
 		s->nres += n;
 		return 0;
 	}
-	struct jh_dwarf_answer *ans = NULL;
-	struct jh_dwarf_frame *df = NULL;
-	size_t ndf = 0;
 	jh_oom_reading(jh_elf_image_path(m->dbg ? m->dbg : m->bin));
-	if (m->dw) {
+	if (!units && m->dw) {
 		ans = xcalloc(n, sizeof(*ans));
 		if (jh_dwarf_lookup(m->dw, a, n, s->o.jobs, ans, &df, &ndf, d) != 0) {
 			free(ans);
@@ -716,6 +721,8 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	jh_debuginfod_warn(s->o.debuginfod_client);
 	if (rc == 0)
 		cache_save(s);
+	for (size_t i = 0; rc == 0 && s->o.build_index && i < s->nmods; i++)
+		jh_module_units_write(s->mods[i], &s->o);
 	if (rc == 0) {
 		struct jh_u64map xl;
 		jh_u64map_init(&xl);

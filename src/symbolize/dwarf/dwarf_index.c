@@ -544,22 +544,24 @@ static const char *unit_name(void *ctx, uint64_t die_off, uint32_t *decl_line)
 	return resolve_name(ctx, die_off, 0, decl_line);
 }
 
-void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
-		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi)
+const char *jh_dwh_name(struct jh_dwh *h, uint64_t die_off, uint32_t *decl_line)
+{
+	return unit_name(h, die_off, decl_line);
+}
+
+int jh_dwh_tables(struct jh_dwh *h, uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo,
+		  uint64_t hi, const uint64_t *qa, size_t nq, struct jh_unit_tables *t)
 {
 	struct jh_dwarf *dw = h->dw;
 	Dwarf_Debug dbg = h->dbg;
 	Dwarf_Error err = NULL;
 	Dwarf_Die cudie = NULL;
-	struct jh_unit_tables t;
-	memset(&t, 0, sizeof(t));
+	memset(t, 0, sizeof(*t));
 	h->spec = spec;
 	h->lo = lo;
 	h->hi = hi;
-	if (!chk(dbg, dwarf_offdie_b(dbg, die_off, 1, &cudie, &err), &err)) {
-		k->failed = 1;
-		return;
-	}
+	if (!chk(dbg, dwarf_offdie_b(dbg, die_off, 1, &cudie, &err), &err))
+		return -1;
 	struct jh_unit_info u;
 	struct jh_scan_die cd;
 	Dwarf_Addr cu_base = 0;
@@ -577,49 +579,66 @@ void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_quer
 			off = u;
 		dwarf_dealloc_attribute(a);
 		if (ok && dw->line && dw->line->data &&
-		    jh_lines_decode(dw->line->data, dw->line->size, off, &t.lt) == 0) {
-			t.have_lt = 1;
+		    jh_lines_decode(dw->line->data, dw->line->size, off, &t->lt) == 0) {
+			t->have_lt = 1;
 			/* dwarf_srcfiles joins paths in static buffers (helgrind): one at a time */
 			pthread_mutex_lock(&srcfiles_lock);
 			Dwarf_Signed nf = 0;
-			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t.files, &nf, &err), &err);
-			t.nfiles = ok_files && nf > 0 ? (size_t)nf : 0;
+			int ok_files = chk(dbg, dwarf_srcfiles(cudie, &t->files, &nf, &err), &err);
+			t->nfiles = ok_files && nf > 0 ? (size_t)nf : 0;
 			pthread_mutex_unlock(&srcfiles_lock);
 			if (!ok_files)
-				t.files = NULL, t.nfiles = 0;
+				t->files = NULL, t->nfiles = 0;
 		}
 	}
+	int rc = 0;
+	if (dw->walk == 'l' || jh_walk_unit(&dw->secs, hdr_off, cu_base, qa, nq, &t->w) != 0) {
+		t->w.nnodes = 0;
+		t->w.rv.n = 0;
+		if (dw->walk == 'f')
+			rc = -1; /* test mode: the scanner must cope alone */
+		else
+			walk_cu(dbg, &dw->secs, cudie,
+				jh_unit_info_scan(&dw->secs, hdr_off, cu_base, &u, &cd) == 0 ? &u
+											     : NULL,
+				qa, nq, &t->w);
+	}
+	dwarf_dealloc_die(cudie);
+	return rc;
+}
+
+void jh_dwh_tables_release(struct jh_dwh *h, struct jh_unit_tables *t)
+{
+	for (size_t i = 0; i < t->nfiles; i++)
+		dwarf_dealloc(h->dbg, t->files[i], DW_DLA_STRING);
+	if (t->files)
+		dwarf_dealloc(h->dbg, t->files, DW_DLA_LIST);
+	jh_lines_free(&t->lt);
+	free(t->w.nodes);
+	free(t->w.rv.v);
+	memset(t, 0, sizeof(*t));
+}
+
+void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
+		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi)
+{
 	size_t nq = k->q1 - k->q0;
 	uint64_t *addrs = xmalloc(jh_st_mult(nq + 1, sizeof(*addrs)));
 	uint64_t *leaf = xmalloc(jh_st_mult(nq + 1, sizeof(*leaf)));
 	for (size_t i = 0; i < nq; i++)
 		addrs[i] = qs[k->q0 + i].addr;
-	if (dw->walk == 'l' || jh_walk_unit(&dw->secs, hdr_off, cu_base, addrs, nq, &t.w) != 0) {
-		t.w.nnodes = 0;
-		t.w.rv.n = 0;
-		if (dw->walk == 'f')
-			k->failed = 1; /* test mode: the scanner must cope alone */
-		else
-			walk_cu(dbg, &dw->secs, cudie,
-				jh_unit_info_scan(&dw->secs, hdr_off, cu_base, &u, &cd) == 0 ? &u
-											     : NULL,
-				addrs, nq, &t.w);
+	struct jh_unit_tables t;
+	if (jh_dwh_tables(h, hdr_off, die_off, spec, lo, hi, addrs, nq, &t) != 0) {
+		k->failed = 1;
+	} else {
+		jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
+		for (size_t i = 0; i < nq; i++)
+			jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, &h->display,
+					unit_name, h);
 	}
-	dwarf_dealloc_die(cudie);
-	jh_sched_cover(t.w.rv.v, t.w.rv.n, addrs, nq, leaf);
-	for (size_t i = 0; i < nq; i++)
-		jh_batch_answer(k, &qs[k->q0 + i], &t, leaf[i], &h->strings, &h->display, unit_name,
-				h);
+	jh_dwh_tables_release(h, &t);
 	free(addrs);
 	free(leaf);
-
-	for (size_t i = 0; i < t.nfiles; i++)
-		dwarf_dealloc(dbg, t.files[i], DW_DLA_STRING);
-	if (t.files)
-		dwarf_dealloc(dbg, t.files, DW_DLA_LIST);
-	jh_lines_free(&t.lt);
-	free(t.w.nodes);
-	free(t.w.rv.v);
 }
 
 /* ---- open: address -> CU index ---- */

@@ -61,6 +61,17 @@ void jh_dwh_put(struct jh_dwh *h);
 void jh_dwh_unit(struct jh_dwh *h, struct jh_batch_task *k, struct jh_batch_query *qs,
 		 uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo, uint64_t hi);
 /*
+ * The tables of the unit with header at hdr_off and unit DIE at die_off
+ * (spec, lo, hi as for jh_dwh_unit) for the ascending addresses qa[0..nq)
+ * (JH_WALK_ALL: every subroutine with code). Returns 0, or -1 when the unit
+ * cannot be read; t is then to be released all the same.
+ */
+int jh_dwh_tables(struct jh_dwh *h, uint64_t hdr_off, uint64_t die_off, int spec, uint64_t lo,
+		  uint64_t hi, const uint64_t *qa, size_t nq, struct jh_unit_tables *t);
+void jh_dwh_tables_release(struct jh_dwh *h, struct jh_unit_tables *t);
+/* The name of the subroutine DIE at die_off (interned in h) and its declaration line. */
+const char *jh_dwh_name(struct jh_dwh *h, uint64_t die_off, uint32_t *decl_line);
+/*
  * dwarf_index.c: one pass of the full index on a fresh handle. streamed:
  * each unit is waited for before libdwarf reads it, and the aranges are
  * taken without libdwarf's unit-header check (which reads anywhere in

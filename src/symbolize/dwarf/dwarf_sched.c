@@ -151,6 +151,17 @@ void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, s
 		    uint64_t *out)
 {
 	jh_qsort(r, n, sizeof(*r), cmp_lo);
+	jh_sched_cover_sorted(r, n, addrs, na, out);
+}
+
+void jh_sched_sort_lo(struct jh_sched_range *r, size_t n)
+{
+	jh_qsort(r, n, sizeof(*r), cmp_lo);
+}
+
+void jh_sched_cover_sorted(const struct jh_sched_range *r, size_t n, const uint64_t *addrs,
+			   size_t na, uint64_t *out)
+{
 	struct jh_sched_range *heap = xmalloc(jh_st_mult(n + 1, sizeof(*heap)));
 	size_t nh = 0, next = 0;
 	for (size_t q = 0; q < na; q++) {

@@ -29,6 +29,10 @@ uint64_t jh_sched_find(const struct jh_sched_range *r, size_t n, uint64_t addr);
  */
 void jh_sched_cover(struct jh_sched_range *r, size_t n, const uint64_t *addrs, size_t na,
 		    uint64_t *out);
+/* jh_sched_cover on ranges already in ascending lo (jh_sched_sort_lo); r is not touched. */
+void jh_sched_cover_sorted(const struct jh_sched_range *r, size_t n, const uint64_t *addrs,
+			   size_t na, uint64_t *out);
+void jh_sched_sort_lo(struct jh_sched_range *r, size_t n);
 
 /*
  * Runs run(ctx, w, i) for i in [0, n) on up to jobs threads (0 = all cores;

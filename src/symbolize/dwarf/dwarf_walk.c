@@ -126,6 +126,8 @@ int jh_walk_descend(unsigned tag)
 
 int jh_covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi)
 {
+	if (nq == JH_WALK_ALL)
+		return lo < hi;
 	size_t a = 0, b = nq;
 	while (a < b) {
 		size_t mid = a + (b - a) / 2;

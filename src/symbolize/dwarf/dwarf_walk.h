@@ -59,7 +59,9 @@ struct jh_walk {
 
 /* Scopes whose children can hold subroutines. */
 int jh_walk_descend(unsigned tag);
-/* Whether any of the ascending addresses qa[0..nq) is in [lo, hi). */
+/* nq for "every address": the walk keeps every subroutine with code. */
+#define JH_WALK_ALL SIZE_MAX
+/* Whether any of the ascending addresses qa[0..nq) is in [lo, hi) (JH_WALK_ALL: lo < hi). */
 int jh_covers(const uint64_t *qa, size_t nq, uint64_t lo, uint64_t hi);
 /*
  * Fills w with the unit's subroutines covering qa (ascending). -1 if the

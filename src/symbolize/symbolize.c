@@ -129,6 +129,8 @@ static void cache_add(struct jh_symbolizer *s, struct jh_module *m, struct jh_sy
 		*v = s->nres;
 		JH_GROW(s->res, s->nres + 1, s->ares);
 		s->res[s->nres++] = (struct cached){ r->status, (uint32_t)s->nframes, r->nframes };
+		if (r->nframes == 0)
+			continue;
 		JH_GROW(s->frames, s->nframes + r->nframes, s->aframes);
 		/* the file's strings, each once, stay where they are (kept by m) */
 		memcpy(s->frames + s->nframes, f->frames + r->first,

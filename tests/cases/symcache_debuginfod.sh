@@ -10,7 +10,12 @@
 #     longer than without a server: libdebuginfod's 5 s timeout is not even needed); the
 #     404 is remembered in the symbol cache: the next run makes no connection at all;
 #  3. without DEBUGINFOD_URLS no connection is made (strace: no connect to an inet
-#     address; with it, strace sees the connection: the check can fail).
+#     address; with it, strace sees the connection: the check can fail);
+#  4. a missing executable is fetched too: an unsymbolized pprof profile (as Rust's
+#     jemalloc_pprof writes) whose program mapping names a path that does not exist is
+#     symbolized through the server (the stripped executable and the debug file, both by
+#     build ID) exactly as the dump with its program in place; without the server, one
+#     warning and the frames stay offsets.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 command -v debuginfod >/dev/null || { echo "skip: no debuginfod"; exit 77; }
 command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
@@ -28,8 +33,10 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 grep -q 'rfix.c:[0-9]' ref.lines || fail "the reference has no file:line"
 mkdir srv
 objcopy --only-keep-debug "$PROG" srv/rfix.debug
+"$JEHEAP" --quiet --no-cache --collapsed "$H" | grep -v ' 0$' >ref.collapsed || fail "ref"
 cp "$PROG" rfix.full
 strip --strip-all "$PROG"
+cp "$PROG" srv/rfix.exe # served as the executable (rfix.debug has no code)
 readelf -S "$PROG" | grep -q debug_info && fail "not stripped"
 "$JEHEAP" --no-cache --text --lines "$H" >stripped.lines 2>/dev/null || fail "stripped"
 cmp -s ref.lines stripped.lines && fail "the stripped fixture gives the same output without the server"
@@ -105,4 +112,15 @@ grep -q 'AF_INET' strace.none && fail "a connection without DEBUGINFOD_URLS: $(g
 DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.d traced -o strace.some \
 	"$JEHEAP" --cache-dir="$T/cache.d" --text "$H" >/dev/null 2>d.err || fail "URLS: exit $?: $(cat d.err)"
 grep -q "sin_port=htons($PORT)" strace.some || fail "strace saw no connection to the server"
+
+# 4. a missing executable, fetched by build ID
+python3 "$JH_SRC/tests/tools/make_unsym_pprof.py" "$H" u.pb.gz --rename "$PROG=$T/gone/rfix" ||
+	fail "make_unsym_pprof.py"
+run e0 e0 --collapsed u.pb.gz || fail "no server: exit $?: $(cat e0.err)"
+grep -q "warning: $T/gone/rfix: file with build ID $ID not found" e0.err || fail "no server: $(cat e0.err)"
+grep -q 'rfix+0x' e0.out || fail "no server: the program's frames were resolved"
+DEBUGINFOD_URLS=$URL run e1 e1 --collapsed u.pb.gz || fail "executable: exit $?: $(cat e1.err)"
+cmp -s ref.collapsed e1.out || fail "executable through debuginfod differs: $(diff ref.collapsed e1.out | head -5)"
+grep -q 'rfix\|build ID' e1.err && fail "executable through debuginfod: $(cat e1.err)"
+[ -s "$T/dcache.e1/$ID/executable" ] || fail "libdebuginfod fetched no executable: $(ls -R "$T/dcache.e1")"
 echo ok

@@ -15,7 +15,9 @@
 #     jemalloc_pprof writes) whose program mapping names a path that does not exist is
 #     symbolized through the server (the stripped executable and the debug file, both by
 #     build ID) exactly as the dump with its program in place; without the server, one
-#     warning and the frames stay offsets.
+#     warning and the frames stay offsets;
+#  5. on a terminal libdebuginfod shows its download progress ("Downloading from"); into a
+#     file (the runs above) never.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 command -v debuginfod >/dev/null || { echo "skip: no debuginfod"; exit 77; }
 command -v strace >/dev/null || { echo "skip: no strace"; exit 77; }
@@ -123,4 +125,28 @@ DEBUGINFOD_URLS=$URL run e1 e1 --collapsed u.pb.gz || fail "executable: exit $?:
 cmp -s ref.collapsed e1.out || fail "executable through debuginfod differs: $(diff ref.collapsed e1.out | head -5)"
 grep -q 'rfix\|build ID' e1.err && fail "executable through debuginfod: $(cat e1.err)"
 [ -s "$T/dcache.e1/$ID/executable" ] || fail "libdebuginfod fetched no executable: $(ls -R "$T/dcache.e1")"
+
+# 5. progress on a terminal only
+cat >on_tty.py <<'PY'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b''
+while True:
+    try:
+        d = os.read(fd, 65536)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+_, st = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+sys.exit(os.waitstatus_to_exitcode(st))
+PY
+DEBUGINFOD_URLS=$URL DEBUGINFOD_CACHE_PATH=$T/dcache.p python3 on_tty.py "$JEHEAP" \
+	--cache-dir="$T/cache.p" --collapsed u.pb.gz >p.out || fail "pty: exit $?: $(cat p.out)"
+grep -q "Downloading from $URL" p.out || fail "no progress on a terminal: $(head -c 300 p.out)"
+grep -l 'Downloading' ./*.err && fail "progress into a file"
 echo ok

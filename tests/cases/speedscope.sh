@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # speedscope.sh - jeheap --speedscope against speedscope itself (npm package speedscope,
-# pinned, installed into $JH_BUILD/npm): on every golden dump the file validates against
+# pinned, installed into build/npm by scripts/setup): on every golden dump the file validates against
 # the package's file-format-schema.json (python3-jsonschema) and its per-frame totals
 # equal --collapsed's (inline frames included); --all-types writes the four values; one
 # file loads in speedscope in headless Chromium (tests/tools/cdp.py) with no console error,
@@ -8,16 +8,16 @@
 set -uo pipefail
 export LC_ALL=C
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
-BUILD=$(realpath -m -- "${JH_BUILD:-$SRC/build}")
 JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}")
 CHECK=$SRC/tests/tools/speedscope_check.py
-NPM=$BUILD/npm
-REL=$NPM/node_modules/speedscope/dist/release
-command -v npm >/dev/null || { echo "speedscope: SKIP: npm missing" >&2; exit 77; }
+PIN=1.25.0 # scripts/setup installs this version
+REL=$SRC/build/npm/node_modules/speedscope/dist/release
 python3 -c 'import jsonschema' 2>/dev/null || { echo "speedscope: SKIP: python3-jsonschema missing" >&2; exit 77; }
 [ -f "$REL/file-format-schema.json" ] ||
-  npm install --silent --prefix "$NPM" speedscope@1.25.0 >/dev/null 2>&1 ||
-  { echo "speedscope: cannot install the npm package speedscope@1.25.0" >&2; exit 1; }
+  { echo "speedscope: SKIP: no speedscope package in build/npm (scripts/setup installs it)" >&2; exit 77; }
+got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
+  "$REL/../../package.json") || got=unknown
+[ "$got" = "$PIN" ] || { echo "speedscope: build/npm holds speedscope $got, not $PIN: run scripts/setup" >&2; exit 1; }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 source "$SRC/tests/fixtures/golden_bins.sh"
 fails=0 n=0

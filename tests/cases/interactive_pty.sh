@@ -6,6 +6,8 @@ source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
 python3 - "$JEHEAP" "$PROG" "$HEAP" >"$T/pty.out" <<'PY' || fail "pty session: $(cat "$T/pty.out")"
 import os, pty, select, sys, time
+sys.path.insert(0, os.path.join(os.environ['JH_SRC'], 'tests', 'tools'))
+from on_tty import read_to_eof
 jeheap, prog, heap = sys.argv[1:]
 pid, fd = pty.fork()
 if pid == 0:
@@ -53,15 +55,7 @@ sections['showfrom'] = cmd('show_from=mid')
 sections['noinlines'] = cmd('noinlines')
 sections['tree'] = cmd('tree')
 os.write(fd, b'quit\r')
-rest = b''
-while True:
-    try:
-        d = os.read(fd, 65536)
-    except OSError:
-        break
-    if not d:
-        break
-    rest += d
+rest = read_to_eof(fd)
 _, status = os.waitpid(pid, 0)
 for k, v in sections.items():
     print('=== %s' % k)

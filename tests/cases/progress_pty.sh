@@ -6,38 +6,12 @@
 # a warm symbol cache leaves nothing to resolve, hence no meter.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1
 
-# pty.py [--stderr-file F] ARGV...: runs ARGV on a pty, prints its output with
-# \r and escapes kept visible (repr).
-cat >"$T/meter_pty.py" <<'PY'
-import os, pty, sys
-argv = sys.argv[1:]
-errf = None
-if argv[0] == '--stderr-file':
-    errf, argv = argv[1], argv[2:]
-pid, fd = pty.fork()
-if pid == 0:
-    if errf:
-        e = os.open(errf, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        os.dup2(e, 2)
-    os.execv(argv[0], argv)
-out = b''
-while True:
-    try:
-        d = os.read(fd, 65536)
-    except OSError:
-        break
-    if not d:
-        break
-    out += d
-_, st = os.waitpid(pid, 0)
-print(repr(out))
-print('exit %d' % os.waitstatus_to_exitcode(st))
-PY
+ON_TTY=$JH_SRC/tests/tools/on_tty.py # ARGV on a pty; its output as repr, then "exit N"
 meter_re='\\rjeheap: symbolizing: [0-9]+/[0-9]+ modules, [0-9]+/[0-9]+ addresses, [0-9.]+ MB of DWARF\\x1b\[K'
 
 # On a terminal, past the delay: the meter, its last state complete, erased (\r ESC[K)
 # before the report's first line.
-JH_PROGRESS_DELAY=0 TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/on.out"
+JH_PROGRESS_DELAY=0 TERM=xterm python3 "$ON_TTY" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/on.out"
 grep -q '^exit 0$' "$T/on.out" || fail "meter run: $(tail -1 "$T/on.out")"
 grep -Eq "$meter_re" "$T/on.out" || fail "no meter on a terminal: $(head -c 300 "$T/on.out")"
 last=$(grep -Eo '[0-9]+/[0-9]+ modules, [0-9]+/[0-9]+ addresses' "$T/on.out" | tail -1)
@@ -60,16 +34,16 @@ sys.exit(0 if body.startswith(plain) else 1)
 PY
 
 # Never with TERM=dumb, never when stderr is a file, never before the default 1 s delay.
-TERM=dumb JH_PROGRESS_DELAY=0 python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/dumb.out"
+TERM=dumb JH_PROGRESS_DELAY=0 python3 "$ON_TTY" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/dumb.out"
 ! grep -q 'symbolizing' "$T/dumb.out" || fail "meter with TERM=dumb"
 grep -q 'Total: ' "$T/dumb.out" || fail "TERM=dumb: no report"
-TERM=xterm JH_PROGRESS_DELAY=0 python3 "$T/meter_pty.py" --stderr-file "$T/err.txt" \
+TERM=xterm JH_PROGRESS_DELAY=0 python3 "$ON_TTY" --stderr-file "$T/err.txt" \
 	"$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/file.out"
 ! grep -q 'symbolizing' "$T/file.out" "$T/err.txt" || fail "meter with stderr to a file"
 grep -q 'fully symbolized' "$T/err.txt" || fail "stderr file: no coverage line"
-TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/fast.out"
+TERM=xterm python3 "$ON_TTY" "$JEHEAP" --no-cache --text "$PROG" "$HEAP" >"$T/fast.out"
 ! grep -q 'symbolizing' "$T/fast.out" || fail "meter before 1 s on a fast run"
 # -qq (no warnings) hides it too.
-JH_PROGRESS_DELAY=0 TERM=xterm python3 "$T/meter_pty.py" "$JEHEAP" -qq --text "$PROG" "$HEAP" >"$T/qq.out"
+JH_PROGRESS_DELAY=0 TERM=xterm python3 "$ON_TTY" "$JEHEAP" -qq --text "$PROG" "$HEAP" >"$T/qq.out"
 ! grep -q 'symbolizing' "$T/qq.out" || fail "meter with -qq"
 echo ok

@@ -82,7 +82,7 @@ SRC=$JH_SRC source "$JH_SRC/tests/fixtures/golden_bins.sh"
 G=$(ls "$JH_SRC"/testdata/golden/*/*.heap | head -6)
 source "$JH_SRC/tests/fixtures/symcache_concurrent.sh"
 run_raw() { "$JEHEAP" --cache-dir="$C" --raw "$2"; }
-after_round() { # every dump again, now from the cache the concurrent runs left
+reread() { # every dump again, now from the cache the concurrent runs left
 	local g
 	for g in "$@"; do
 		"$JEHEAP" --cache-dir="$C" --raw "$g" >out 2>err
@@ -91,8 +91,7 @@ after_round() { # every dump again, now from the cache the concurrent runs left
 	done
 }
 # shellcheck disable=SC2086 # the dumps' paths have no blanks
-concurrent_runs "$C" 3 run_raw $G
-unset -f after_round
+concurrent_runs "$C" 3 run_raw reread $G
 
 # 4. the size bound: least recently used out first. The last run (the fixture) adds
 # `grown` bytes (measured on a copy), so the bound total + grown - 1 needs exactly one

@@ -166,5 +166,5 @@ run_mixed() { # odd loops write the index first; every loop's answers file is re
 	"$JEHEAP" --cache-dir="$C" --raw "$2"
 }
 # shellcheck disable=SC2086 # the dumps' paths have no blanks
-concurrent_runs "$C" 2 run_mixed $G
+concurrent_runs "$C" 2 run_mixed : $G
 echo "ok ($pairs dump/mode pairs from the index alone, $news with new addresses)"

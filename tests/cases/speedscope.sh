@@ -10,14 +10,10 @@ export LC_ALL=C
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}")
 CHECK=$SRC/tests/tools/speedscope_check.py
-PIN=1.25.0 # scripts/setup installs this version
-REL=$SRC/build/npm/node_modules/speedscope/dist/release
+REL=$SRC/build/npm/node_modules/speedscope/dist/release # the version scripts/setup pins
 python3 -c 'import jsonschema' 2>/dev/null || { echo "speedscope: SKIP: python3-jsonschema missing" >&2; exit 77; }
 [ -f "$REL/file-format-schema.json" ] ||
   { echo "speedscope: SKIP: no speedscope package in build/npm (scripts/setup installs it)" >&2; exit 77; }
-got=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' \
-  "$REL/../../package.json") || got=unknown
-[ "$got" = "$PIN" ] || { echo "speedscope: build/npm holds speedscope $got, not $PIN: run scripts/setup" >&2; exit 1; }
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 source "$SRC/tests/fixtures/golden_bins.sh"
 fails=0 n=0

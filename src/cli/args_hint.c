@@ -44,9 +44,15 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 /* Appends " --NAME" (or " or --NAME" when last) to buf if it fits. */
 static void append_name(char *buf, size_t size, const char *sep, const char *name)
 {
-	size_t used = strlen(buf);
-	if (used + strlen(sep) + strlen(name) + 3 < size)
-		snprintf(buf + used, size - used, "%s--%s", sep, name);
+	size_t used = strlen(buf), lsep = strlen(sep), lname = strlen(name);
+	if (used + lsep + lname + 3 >= size)
+		return;
+	/* copied, not snprintf'd: gcc -O3 cannot see the bound above and warns of truncation */
+	char *p = buf + used;
+	memcpy(p, sep, lsep);
+	memcpy(p + lsep, "--", 2);
+	memcpy(p + lsep + 2, name, lname);
+	p[lsep + 2 + lname] = '\0';
 }
 
 int jh_hint_unknown_opt(struct jh_diag *d, const char *name, size_t len, jh_opt_name_fn names)

@@ -3,7 +3,7 @@
 # The dumps: prog.c built with gcc -g -O2 -pthread, run under Debian's libjemalloc2 with
 # MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:0 (run1: no argument, one worker
 # thread; run2: one argument, two worker threads), then
-# /work/shared/tools/make_symbolized.py DUMP prog > runN.heap.symbolized.
+# tests/tools/a2l_symbolized.py DUMP prog > runN.heap.symbolized.
 # jeprof reads the "allocator view" of the file (tests/gen/alloc_view.py: frames inside
 # libjemalloc renamed 'malloc'), so that it drops every leading allocator frame as jeheap
 # does by module; the numbers and layout stay jeprof's. base_*.expected are jeheap's own

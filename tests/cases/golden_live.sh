@@ -1,29 +1,25 @@
 #!/usr/bin/env bash
 # golden_live.sh - jeheap next to jeprof on a dump made right now: rebuilds the C fixture
 # (tests/fixtures/prog/mt.c + libjhalloc.so), runs it under Debian's libjemalloc2 with
-# profiling, turns the dump into a .symbolized file with ../shared/tools/make_symbolized.py,
+# profiling, turns the dump into a .symbolized file with tests/tools/a2l_symbolized.py (addr2line),
 # and compares jeheap with jeprof on it (same rules as golden_symbolized.sh: jeprof reads
 # the copy whose libjemalloc frames are named 'malloc', see testdata/golden/README.md).
 # `jeheap --text --focus=... PROG DUMP` on the raw dump is compared too
 # (names of the fixture's own code and libc's entry frames: DWARF's, as addr2line prints).
-# Exit 77 (skip) only when jeprof, libjemalloc2, a compiler or make_symbolized.py is absent.
+# Exit 77 (skip) only when jeprof, libjemalloc2, a compiler, python3 or addr2line is absent.
 set -uo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 SRC=${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 JEHEAP=$(realpath -- "${JEHEAP:-$SRC/build/jeheap}" 2>/dev/null || echo "${JEHEAP:-}")
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
-# the shared dir lies beside the repo (CI: beside the clone; helpers: two levels up)
-for SHARED in ${JH_SHARED:-} "$SRC/../shared" "$SRC/../../shared"; do
-  [ -f "$SHARED/tools/make_symbolized.py" ] && break
-done
-MKSYM=$SHARED/tools/make_symbolized.py
+MKSYM=$SRC/tests/tools/a2l_symbolized.py
 GEN=$SRC/tests/gen
 PROG=$SRC/tests/fixtures/prog
 skip() { echo "golden_live: SKIP: $*" >&2; exit 77; }
 command -v jeprof >/dev/null || skip "jeprof is not installed"
 [ -f "$JE" ] || skip "$JE is not installed"
 command -v gcc >/dev/null && command -v python3 >/dev/null || skip "gcc or python3 missing"
-[ -f "$MKSYM" ] || skip "$MKSYM not found (the shared dir is expected beside the repo)"
+command -v addr2line >/dev/null && command -v readelf >/dev/null || skip "binutils missing"
 
 W=$(mktemp -d); trap 'rm -rf "$W"' EXIT
 

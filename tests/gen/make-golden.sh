@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # make-golden.sh - regenerates testdata/golden/: builds the fixture programs, profiles them
 # under Debian's libjemalloc2 with several MALLOC_CONF settings, turns every dump into a
-# ClickHouse-style .symbolized file with ../shared/tools/make_symbolized.py, and records
+# ClickHouse-style .symbolized file with tests/tools/a2l_symbolized.py (addr2line), and records
 # jeprof's output for a matrix of option sets.
 #
 # Layout of testdata/golden/<case>/:
 #   after.heap, before.heap          raw dumps (reference; raw-dump tests)
-#   *.heap.symbolized                what jeheap reads (make_symbolized.py output, verbatim)
+#   *.heap.symbolized                what jeheap reads (a2l_symbolized.py output, verbatim)
 #   *.jeprof-view.symbolized         what jeprof read: the same file with every libjemalloc
 #                                    frame renamed 'malloc' (tests/gen/alloc_view.py), so that
 #                                    jeprof's output has the allocator frames removed correctly
@@ -32,10 +32,7 @@ set -euo pipefail
 export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-for SHARED in ${JH_SHARED:-} "$ROOT/../shared" "$ROOT/../../shared"; do
-  [ -f "$SHARED/tools/make_symbolized.py" ] && break
-done
-MKSYM=$SHARED/tools/make_symbolized.py
+MKSYM=$ROOT/tests/tools/a2l_symbolized.py
 JE=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
 GEN=$ROOT/tests/gen
 PROG=$ROOT/tests/fixtures/prog
@@ -46,7 +43,7 @@ BIN=$WORK/bin
 for t in jeprof gcc g++ clang python3 addr2line readelf setarch; do
   command -v $t >/dev/null || { echo "make-golden.sh: $t is missing" >&2; exit 1; }
 done
-[ -f "$JE" ] && [ -f "$MKSYM" ] || { echo "make-golden.sh: need $JE and $MKSYM" >&2; exit 1; }
+[ -f "$JE" ] || { echo "make-golden.sh: need $JE" >&2; exit 1; }
 
 build() {
   rm -rf "$BIN"; mkdir -p "$BIN"
@@ -145,7 +142,7 @@ alternatives() {
 }
 
 # base_collapsed_out DIR NAME BEFORE AFTER [ARGS...]: writes expected/NAME.out for the
-# two-column '--collapsed --base' (issue 4): jeprof's --collapsed of each file, made on
+# two-column '--collapsed --base': jeprof's --collapsed of each file, made on
 # copies whose same-named frames share one address (alloc_view.py --merge-names, so stacks
 # that read the same are summed before truncation), joined by join_collapsed.py.
 base_collapsed_out() {
@@ -355,7 +352,9 @@ raw_all() {
         tot=$(cd "$d" && jeprof --text --show_bytes "${sel[@]}" after.jeprof-view.symbolized 2>/dev/null | head -1)
         cum=$(cd "$d" && jeprof --text --show_bytes "${sel[@]}" after.jeprof-view.symbolized 2>/dev/null |
               awk 'NR > 1 && $4 > m { m = $4 } END { print m }')
-        printf '%s\n%8s %6s %6s %8s %6s %s\n' "$tot" "$cum" 100.0% 100.0% "$cum" 100.0% "$PROG/mt.c" \
+        # the path as the binary's DWARF names it, its checkout written @COMP_DIR@ (golden_bins.sh)
+        printf '%s\n%8s %6s %6s %8s %6s %s\n' "$tot" "$cum" 100.0% 100.0% "$cum" 100.0% \
+          "@COMP_DIR@/tests/fixtures/prog/mt.c" \
           > "$d/expected/raw.text.files.worker.out"
         printf 'raw.text.files.worker\tderived\t--text\t--show_bytes\t--files\t%s\t%s\tafter.heap\n' \
           "${sel[@]}" >> "$d/cmd.raw" ;;

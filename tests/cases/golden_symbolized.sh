@@ -61,8 +61,8 @@ names() {
 pass=0; fail=0; failed=()
 
 # Where jeprof printed nothing, or only zeros (--collapsed/--callgrind --alloc_space without
-# prof_accum), with exit 0, jeheap says why in one line, prints nothing and exits 4 (issue 17:
-# empty answers are said): true in that case ($rc, $exp, $out, $err of the case).
+# prof_accum), with exit 0, jeheap says why in one line, prints nothing and exits 4 (an
+# empty answer is said): true in that case ($rc, $exp, $out, $err of the case).
 nothing_to_show() {
   [ $rc -eq 4 ] && [ ! -s "$out" ] && [ "$(wc -l < "$err")" -eq 1 ] &&
     grep -q '^jeheap: nothing to show: ' "$err" &&
@@ -82,6 +82,10 @@ for dir in "$GOLDEN"/*/; do
     [ -n "${GOLDEN_ONLY:-}" ] && ! [[ "$case/$name" =~ $GOLDEN_ONLY ]] && continue
     exp=$dir/expected/$name.out
     out=$TMP/out err=$TMP/err
+    # fixture source paths: the checkout the binaries were built from (set by golden_bins.sh)
+    if grep -q '@COMP_DIR@' "$exp"; then
+      sed "s|@COMP_DIR@|${GOLDEN_COMP_DIR:?}|g" "$exp" > "$TMP/exp.dir"; exp=$TMP/exp.dir
+    fi
     (cd "$dir" && "$JEHEAP" "${args[@]}" < /dev/null > "$out" 2> "$err"); rc=$?
     if [ "${GOLDEN_NAMES:-}" = oracle ]; then
       cp "$exp" "$TMP/exp.names"; exp=$TMP/exp.names

@@ -15,7 +15,9 @@
 #     wrapper names the whole library 'malloc', and jeprof drops those frames as jeheap does.
 # The binaries' DWARF names their sources under SRCDIR (where they were built); the wrappers
 # show jeprof the repository's copies instead (JH_SRCMAP_FROM/TO), and the ROUTINE lines are
-# given back DWARF's paths, which jeheap prints (golden_list.sh maps them with --path-map).
+# given back DWARF's paths, which jeheap prints (golden_list.sh maps them with --path-map),
+# with the checkout the binaries were built from written @COMP_DIR@ (the test puts back the
+# directory it reads from the binary, as this script does).
 # Regexes are chosen to match routines of the fixtures only: libc's and libstdc++'s
 # sources are not on the machine, and jeprof names their routines after nm -D's nearest
 # exported symbol.
@@ -27,18 +29,14 @@ export LC_ALL=C PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GOLDEN=$ROOT/testdata/golden
 TOOLS=$ROOT/tests/gen/jeprof-tools/
-BIN=/tmp/jeheap-golden/bin       # the dumps' MAPPED_LIBRARIES name the binaries there
-SRCDIR=/work/wt/golden/tests/fixtures/prog   # DW_AT_name of the fixtures' CUs
 
-for t in jeprof objdump addr2line nm xz; do
+for t in jeprof objdump addr2line nm readelf xz; do
   command -v $t >/dev/null || { echo "make-golden-list.sh: $t is missing" >&2; exit 1; }
 done
+SRC=$ROOT
+source "$ROOT/tests/fixtures/golden_bins.sh"   # BIN (the dumps' MAPPED_LIBRARIES name it), GOLDEN_COMP_DIR
+SRCDIR=$GOLDEN_COMP_DIR/tests/fixtures/prog   # DW_AT_name of the fixtures' CUs
 export JH_SRCMAP_FROM=$SRCDIR JH_SRCMAP_TO=$ROOT/tests/fixtures/prog
-mkdir -p "$BIN"
-for f in "$GOLDEN"/bin/*.xz; do
-  b=$BIN/$(basename "$f" .xz)
-  xz -dc "$f" | cmp -s - "$b" 2>/dev/null || { xz -dc "$f" > "$b" && chmod +x "$b"; }
-done
 
 # start CASE: a fresh cmd.list and no list.* expectations
 start() {
@@ -53,10 +51,10 @@ record() {
   local dir=$GOLDEN/$c
   (cd "$dir" && jeprof --tools="$TOOLS" "$@" "$prog" after.heap > "$BIN/list.out" 2>/dev/null) ||
     { echo "make-golden-list.sh: $c/$name: jeprof failed" >&2; exit 1; }
-  sed "s|^\(ROUTINE .* in \)$JH_SRCMAP_TO/|\1$SRCDIR/|" "$BIN/list.out" > "$dir/expected/$name.out"
+  sed "s|^\(ROUTINE .* in \)$JH_SRCMAP_TO/|\1@COMP_DIR@/tests/fixtures/prog/|" "$BIN/list.out" > "$dir/expected/$name.out"
   rm -f "$BIN/list.out"
   # only the fixtures' own sources: they are committed, system headers are not
-  if grep '^ROUTINE' "$dir/expected/$name.out" | grep -v " in $SRCDIR/" >&2; then
+  if grep '^ROUTINE' "$dir/expected/$name.out" | grep -v " in @COMP_DIR@/tests/fixtures/prog/" >&2; then
     echo "make-golden-list.sh: $c/$name lists a routine outside the fixtures" >&2; exit 1
   fi
   local IFS=$'\t'

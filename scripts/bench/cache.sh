@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# cache.sh - the symbol cache (issue 18) side by side on Debian's ceph-osd medium dump
-# (../shared/bench/peers.sh makes it; ceph-osd + ceph-osd-dbg installed), in one run,
+# cache.sh - the symbol cache side by side on Debian's ceph-osd medium dump
+# (scripts/bench/corpus.sh makes it, installing ceph-osd + ceph-osd-dbg), in one run,
 # runs alternated, medians of wall, CPU (user + sys) and peak RSS (GNU time):
-#   base   jeheap before the cache (BASE, e.g. main's 6c85968 built in /tmp/cache-base)
+#   base   another jeheap to compare with (BASE; default: this one with --no-cache)
 #   cold   this jeheap, empty cache (emptied before each run)
 #   warm   this jeheap, the cache filled by `--symbols-only` on the same dump (answers
 #          and each module's unit index)
@@ -12,36 +12,38 @@
 #          addresses are answered from the unit index
 #   symbols-only  `--symbols-only` into an empty cache (what filled warm's)
 #   llvm-symbolizer  `llvm-symbolizer --inlining --demangle` on the same caller-adjusted
-#          addresses of the medium dump, as ../shared/bench/peers.sh runs it (--sym mode,
-#          addresses under $JEHEAP_BENCH_DIR/pcs/medium); LLVM=0 leaves it out
+#          addresses of the medium dump (corpus.sh's pcs/medium, one run per mapped file);
+#          LLVM=0 leaves it out
 # All run `--text /usr/bin/ceph-osd DUMP`; the outputs of base, cold and warm are checked
 # to be identical, and each new20 output to that of a cold run (empty cache, untimed) on
-# the same new20 dump. Prints a markdown table (docs/BENCHMARKS.md, section "Issue 18").
-# Env: JEHEAP (default build/release/jeheap), BASE (default /tmp/cache-base/jeheap),
-# JEHEAP_BENCH_DIR (default /tmp/jeheap-bench), RUNS (default 3), WORK (scratch folder),
-# LLVM (default 1), PEERS (default ../shared/bench/peers.sh from the checkout),
-# RENDER_ONLY=1 (print the table of the runs already in WORK).
+# the same new20 dump. Prints a markdown table (docs/BENCHMARKS.md, "Symbol cache").
+# Env: JEHEAP (default build/release/jeheap), BASE (default: JEHEAP --no-cache),
+# JEHEAP_BENCH_DIR (default build/bench), RUNS (default 3), WORK (scratch folder, default
+# build/bench/cache), LLVM (default 1), RENDER_ONLY=1 (print the table of the runs already
+# in WORK).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 JEHEAP=${JEHEAP:-$ROOT/build/release/jeheap}
-BASE=${BASE:-/tmp/cache-base/jeheap}
-BENCH_DIR=${JEHEAP_BENCH_DIR:-/tmp/jeheap-bench}
+export JEHEAP_BENCH_DIR=${JEHEAP_BENCH_DIR:-$ROOT/build/bench}
 RUNS=${RUNS:-3}
 LLVM=${LLVM:-1}
-PEERS=${PEERS:-$ROOT/../shared/bench/peers.sh}
-WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/jh-cache-bench.XXXXXX")}
+WORK=${WORK:-$JEHEAP_BENCH_DIR/cache}
 BIN=/usr/bin/ceph-osd
-DUMP=$BENCH_DIR/ceph-synth/ceph-osd.medium.heap
-LARGE=$BENCH_DIR/ceph-synth/ceph-osd.large.heap
-for f in "$JEHEAP" "$BASE" "$BIN" "$DUMP" "$LARGE"; do
+CORPUS=$("$ROOT/scripts/bench/corpus.sh")
+DUMP=$CORPUS/ceph-osd.medium.heap
+LARGE=$CORPUS/ceph-osd.large.heap
+PCS=$CORPUS/pcs/medium
+base() { if [ -n "${BASE:-}" ]; then "$BASE" "$@"; else "$JEHEAP" --no-cache "$@"; fi; }
+llvm_peer() { # every file's addresses to one llvm-symbolizer each
+	while IFS=$'\t' read -r obj _ list; do
+		llvm-symbolizer --inlining --demangle --obj="$obj" <"$PCS/$list"
+	done <"$PCS/manifest.tsv"
+}
+export -f base llvm_peer
+export JEHEAP BASE PCS
+for f in "$JEHEAP" ${BASE:+"$BASE"} "$BIN" "$DUMP" "$LARGE" "$PCS/manifest.tsv"; do
 	[ -e "$f" ] || { echo "cache.sh: missing $f" >&2; exit 1; }
 done
-PCS=$BENCH_DIR/pcs/medium
-if [ "$LLVM" = 1 ]; then
-	for f in "$PEERS" "$PCS/manifest.tsv"; do
-		[ -e "$f" ] || { echo "cache.sh: missing $f (LLVM=0 leaves llvm-symbolizer out)" >&2; exit 1; }
-	done
-fi
 export DEBUGINFOD_URLS= # no server: local debug files only
 mkdir -p "$WORK"
 NEW20=$WORK/medium-20new.heap
@@ -50,7 +52,7 @@ NEW20=$WORK/medium-20new.heap
 measure() { # NAME CMD...: appends "wall cpu rss_kb" to $WORK/NAME.t, output to $WORK/NAME.out
 	local name=$1
 	shift
-	/usr/bin/time -f '%e %U %S %M' -o "$WORK/$name.time" "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
+	/usr/bin/time -f '%e %U %S %M' -o "$WORK/$name.time" bash -c '"$@"' - "$@" >"$WORK/$name.out" 2>"$WORK/$name.err"
 	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$WORK/$name.time" >>"$WORK/$name.t"
 }
 [ "${RENDER_ONLY:-0}" = 1 ] && RUNS=0 # only print the table of the last runs in WORK
@@ -67,7 +69,7 @@ NAMES="base cold warm new20 symbols-only"
 [ "$LLVM" = 1 ] && NAMES="$NAMES llvm-symbolizer"
 [ "$RUNS" = 0 ] && [ ! -s "$WORK/llvm-symbolizer.t" ] && NAMES="base cold warm new20 symbols-only"
 for _ in $(seq 1 "$RUNS"); do
-	measure base "$BASE" --text "$BIN" "$DUMP"
+	measure base base --text "$BIN" "$DUMP"
 	rm -rf "$WORK/cold"
 	measure cold "$JEHEAP" --cache-dir="$WORK/cold" --text "$BIN" "$DUMP"
 	measure warm "$JEHEAP" --cache-dir="$WORK/warm" --text "$BIN" "$DUMP"
@@ -79,7 +81,7 @@ for _ in $(seq 1 "$RUNS"); do
 	cmp -s "$WORK/base.out" "$WORK/warm.out" || { echo "cache.sh: warm output differs from base" >&2; exit 1; }
 	cmp -s "$WORK/new20ref.out" "$WORK/new20.out" || { echo "cache.sh: new20 output differs from a cold run's" >&2; exit 1; }
 	if [ "$LLVM" = 1 ]; then
-		measure llvm-symbolizer bash "$PEERS" --sym llvm-symbolizer "$PCS"
+		measure llvm-symbolizer llvm_peer
 	fi
 done
 median() { # FILE COLUMN
@@ -103,4 +105,4 @@ if [ -s "$WORK/llvm-symbolizer.t" ] && [ "$LLVM" = 1 ]; then
 			cw / lw, cc / lc, bw / lw, bc / lc }'
 fi
 echo
-echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1), of which unit indexes (.jhu) $(du -cb "$WORK"/warm/*.jhu | tail -1 | cut -f1 | awk '{ printf "%.1fM", $1 / 1048576 }'); $(date -u +%Y-%m-%dT%H:%MZ))"
+echo "($(wc -l <"$WORK/cold.t") runs each, alternated, medians; cache files: $(du -sh "$WORK/warm" | cut -f1), of which unit indexes (.jhu) $(du -cb "$WORK"/warm/*.jhu | tail -1 | cut -f1 | awk '{ printf "%.1fM", $1 / 1048576 }'))"

@@ -7,10 +7,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 J=${1:-$here/build/release/jeheap}
 N=${N:-3}
-BENCH_SYM=${BENCH_SYM:-/tmp/jeheap-bench/parse/bench.heap.symbolized}
-CEPH_HEAP=${CEPH_HEAP:-/tmp/jeheap-bench/ceph-synth/ceph-osd.large.heap}
+BENCH_SYM=${BENCH_SYM:-$here/build/bench/parse/bench.heap.symbolized}  # scripts/bench/parse.sh
+CEPH_HEAP=${CEPH_HEAP:-$here/build/bench/ceph/ceph-osd.large.heap}     # scripts/bench/corpus.sh
 CEPH_BIN=${CEPH_BIN:-/usr/bin/ceph-osd}
-OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/jh-flame-bench.XXXXXX")}
+OUT=${OUT:-$here/build/bench/flame}
+mkdir -p "$OUT"
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 one() { # label mode args...
 	local label=$1 mode=$2 t=() out

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parse benchmark (issue 2): a ~200 MB heap_v2 dump (100k stacks, 30 frames,
+# Parse benchmark: a ~200 MB heap_v2 dump (100k stacks, 30 frames,
 # 4 threads) and its .symbolized form, generated once into $JH_BENCH_DIR.
 # Times:
 #   1. the readers alone (scripts/bench/bench_parse.c: jh_profile_read only),
@@ -13,13 +13,13 @@
 #   alternately with this one in step 2, so both see the same machine.
 # The machine's speed is calibrated before and after (calibrate.c: compute,
 # random reads of an 8 MB table, page faults): on a shared VM it moves.
-# Results go to stdout as markdown for docs/BENCHMARKS.md.
+# Results go to stdout as markdown (docs/BENCHMARKS.md keeps the current figures).
 #   scripts/bench/parse.sh [--jeprof-cut=STACKS|--jeprof-full|--no-jeprof] [--runs=N]
 #                          [--against=BIN]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
-dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
+dir=${JH_BENCH_DIR:-$src/build/bench}/parse
 build=${JH_BUILD:-$src/build/release} # where scripts/demo and scripts/test build
 cut=10000
 runs=3

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Report benchmark (issue 4): jeheap --text, --collapsed and --dot on the ~200 MB
+# Report benchmark: jeheap --text, --collapsed and --dot on the ~200 MB
 # .symbolized dump of scripts/bench/gen_heap.py (100k stacks, 30 frames, 4 threads; the
 # same file as scripts/bench/parse.sh), next to jeprof on the same input.
 #   - jeheap: median of N runs with hyperfine, peak RSS with /usr/bin/time -v;
 #   - jeprof: takes many minutes on 200 MB, so it is timed once per report on a 1/10 cut
 #     (same generator and seed, 10k stacks) and extrapolated linearly by file size (the
 #     table says so); jeheap is timed on the cut too, for a same-file ratio.
-# Writes docs/bench-report.md (and prints it).
+# Writes build/bench/report.md (and prints it).
 #   scripts/bench/report.sh [--runs=N] [--no-jeprof]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 src=$PWD
-dir=${JH_BENCH_DIR:-/tmp/jeheap-bench/parse}
+dir=${JH_BENCH_DIR:-$src/build/bench}/parse
 build=${JH_BUILD:-$src/build/release} # where scripts/demo and scripts/test build
-out=$src/docs/bench-report.md
+out=${JH_BENCH_DIR:-$src/build/bench}/report.md
 runs=5 jeprof=1
 for a in "$@"; do
 	case $a in
@@ -26,7 +26,7 @@ for t in hyperfine python3 /usr/bin/time; do
 	command -v $t >/dev/null || { echo "report.sh: $t missing (scripts/setup installs it)" >&2; exit 1; }
 done
 [ $jeprof = 0 ] || command -v jeprof >/dev/null || { echo "report.sh: jeprof missing" >&2; exit 1; }
-mkdir -p "$dir" "$src/docs"
+mkdir -p "$dir"
 sym=$dir/bench.heap.symbolized
 cut=$dir/report-cut10k.heap.symbolized
 [ -s "$sym" ] || { echo "generating $sym ..." >&2; python3 scripts/bench/gen_heap.py "$dir/bench.heap"; }
@@ -70,7 +70,7 @@ for r in text collapsed dot; do
 		jp="$jt s (RSS $jrss MB)"
 	fi
 	thr=$(awk -v f="$full_mb" -v m="$med" 'BEGIN { printf "%.0f", f / m }')
-	# issue 4's targets: >= 100x faster than jeprof, peak RSS below the input size
+	# the targets: >= 100x faster than jeprof, peak RSS below the input size
 	if [ $jeprof = 1 ]; then
 		meets=$(awk -v c="$cratio" -v e="$ratio" 'BEGIN { print (c >= 100 && e >= 100) ? "meets" : "misses" }')
 		below=$(awk -v r="$rss" -v f="$full_mb" 'BEGIN { print (r < f) ? "is below" : "is NOT below" }')
@@ -84,7 +84,7 @@ done
 	echo "# Report benchmark: jeheap vs jeprof"
 	echo
 	echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), shared" \
-		"with other jobs while measured), $(date -u +%F); jeheap $(git rev-parse --short HEAD), RelWithDebInfo."
+		"with other jobs while measured); jeheap $(git rev-parse --short HEAD), RelWithDebInfo."
 	echo
 	echo "Input: \`scripts/bench/gen_heap.py\` (seed 1, 100k stacks, 30 frames, 4 threads):"
 	echo "\`bench.heap.symbolized\` $full_mb MB. Cut: \`gen_heap.py --stacks 10000\` (same seed and"
@@ -100,7 +100,7 @@ done
 	echo "(peak RSS), \`PERL_HASH_SEED=0 /usr/bin/time -v jeprof --R CUT\`. Regenerate with \`scripts/bench/report.sh\`."
 	if [ ${#notes[@]} -gt 0 ]; then
 		echo
-		echo "Targets (issue 4):"
+		echo "Targets (100× jeprof's speed, peak RSS below the input's size):"
 		echo
 		printf '%s\n' "${notes[@]}"
 	fi

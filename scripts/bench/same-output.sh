@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # same-output.sh OLD NEW - runs two jeheap binaries on every dump of testdata/ (and the
 # bench files when present) and reports any command whose stdout or exit status differs.
-# Used to show that a refactoring changes no output (issue 13). Exit 0 when all agree.
+# Used to show that a refactoring changes no output. Exit 0 when all agree.
 #   OLD, NEW   jeheap binaries
-#   JH_BENCH_DIR=/tmp/jeheap-bench   adds bench.heap(.symbolized) and the ceph-osd dumps
+#   JH_BENCH_DIR (default build/bench)   adds bench.heap(.symbolized) and the ceph-osd dumps
 set -uo pipefail
 OLD=$1 NEW=$2
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,8 +38,8 @@ for c in "$SRC"/testdata/golden/*/; do
     run --text --thread='*' "$c/after.$ext"
   done
 done
-B=${JH_BENCH_DIR:-/tmp/jeheap-bench}
-for f in "$B/parse/bench.heap.symbolized" "$B/parse/bench.heap" "$B"/ceph-synth/ceph-osd.medium.heap; do
+B=${JH_BENCH_DIR:-$SRC/build/bench}
+for f in "$B/parse/bench.heap.symbolized" "$B/parse/bench.heap" "$B"/ceph/ceph-osd.medium.heap; do
   [ -f "$f" ] || continue
   run --text "$f"; run --collapsed "$f"
 done

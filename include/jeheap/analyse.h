@@ -3,7 +3,7 @@
  * removal, --retain/--exclude, --focus/--ignore, granularity keys, flat and
  * cumulative values. The result (struct jh_graph) is what every report reads.
  *
- * Pipeline (jeprof-behaviour.md §0, §6.6, §7):
+ * Pipeline (docs/jeprof.md §1, §3, §4):
  *   total       = sum of the selected value over all stacks (Total: line)
  *   stacks      = model stacks with allocator frames removed (skip list and
  *                 locations with .allocator set), --retain/--exclude applied
@@ -11,7 +11,7 @@
  *                 then pprof's --hide/--show/--show_from/--prune_from/
  *                 --noinlines (frames inside locations: frame_hidden);
  *                 stacks that became identical are merged
- *   nodes       = one per granularity key (§7.5); flat/cum with every key
+ *   nodes       = one per granularity key (docs/jeprof.md §1); flat/cum with every key
  *                 counted once per stack (recursion counted once)
  *   local_total = sum of flat (percentages are relative to it)
  */
@@ -148,7 +148,7 @@ int jh_graph_loc_used(const struct jh_graph *g, uint32_t loc);
 const uint32_t *jh_graph_stack_keys(const struct jh_graph *g, const uint32_t *locs, uint32_t i,
 				    uint32_t *n);
 
-/* Node ids sorted as --text prints them (§7.6): by flat (or cum when by_cum)
+/* Node ids sorted as --text prints them (docs/jeprof.md §4): by flat (or cum when by_cum)
  * descending, ties by key byte-wise ascending. Caller frees. */
 uint32_t *jh_graph_sorted(const struct jh_graph *g, int by_cum);
 

@@ -1,6 +1,6 @@
 /*
- * names.h - how frames are named in each output (jeprof-behaviour.md §6.4,
- * §6.5): jeprof's ShortFunctionName, " (inline)" display keys, collapsed
+ * names.h - how frames are named in each output (docs/jeprof.md §2):
+ * jeprof's ShortFunctionName, " (inline)" display keys, collapsed
  * "[inline]" names, "??" handling and "libname+0xOFF" for unknown frames
  * inside a known module (where jeprof prints a bare hex pc).
  */

@@ -55,7 +55,7 @@ int jh_report_traces(FILE *out, const struct jh_graph *g);
 int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re, struct jh_diag *d);
 
 /*
- * --dot: jeprof's call graph (spec §8.3) appended to dot. mode is the
+ * --dot: jeprof's call graph (docs/jeprof.md §8) appended to dot. mode is the
  * output mode the text is for (JH_OUT_PDF adds size="8,11", JH_OUT_SVG and
  * JH_OUT_WEB widen thin edges). Prints jeprof's "Dropping nodes..." and
  * "No nodes to print" lines on stderr; the latter returns -1 with
@@ -97,7 +97,7 @@ int jh_report_graphviz(FILE *out, const struct jh_graph *g, const struct jh_repo
 		       int background, struct jh_diag *d);
 
 /*
- * --raw (spec §4.2): the symbol section of the first profile as a
+ * --raw (docs/jeprof.md §11): the symbol section of the first profile as a
  * .symbolized file with m's names ("--- symbol", "binary=", one line per
  * distinct pc, "---", "--- heap"); the caller appends the profile's body.
  */
@@ -144,10 +144,10 @@ int jh_report_threads(FILE *out, const struct jh_model *m, const struct jh_analy
  */
 int jh_report_stats(FILE *out, const struct jh_graph *g);
 
-/* --callgrind: callgrind format of g's stacks (spec §8.6, file:line parsed right). */
+/* --callgrind: callgrind format of g's stacks (docs/jeprof.md §9, file:line parsed right). */
 int jh_report_callgrind(FILE *out, const struct jh_graph *g, struct jh_diag *d);
 
-/* --list=REGEX: annotated source of the functions matching re (spec §8.7). */
+/* --list=REGEX: annotated source of the functions matching re (docs/jeprof.md §10). */
 int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o,
 		   const char *re, struct jh_diag *d);
 

@@ -1,5 +1,5 @@
 /*
- * analyse_format.c - jeprof's Unparse and Percent (jeprof-behaviour.md §8.1),
+ * analyse_format.c - jeprof's Unparse and Percent (docs/jeprof.md §5),
  * without printf on the hot path: "%d" of a double is truncation toward
  * zero, "%.1f" is the exact binary value rounded half-to-even, as glibc's
  * printf (which Perl uses) does.

@@ -26,7 +26,7 @@ uint32_t jh_graph_node_interned(struct jh_graph *g, const char *k, uint32_t loc,
 void jh_graph_resolve_runs(struct jh_graph *g);
 
 /* Whether a short function name (of a pc's outermost frame) is an allocator
- * entry point whose callees and itself are removed (§6.6). */
+ * entry point whose callees and itself are removed (docs/jeprof.md §3). */
 int jh_is_allocator_name(const char *shortname);
 /* The listed names of jh_is_allocator_name (each also counts with a
  * leading '_'), for tests. */
@@ -74,7 +74,7 @@ struct jh_graph_priv {
 };
 
 /* Sets gp->lflags[l] to flag for every location l whose frames are the
- * allocator's (removed with their callees, §6.6), to 0 for the others
+ * allocator's (removed with their callees, docs/jeprof.md §3), to 0 for the others
  * (analyse_skip.c; needs gp->fid, gp->fm and keep_shorts). */
 void jh_mark_allocator(struct jh_graph_priv *gp, const struct jh_model *m, uint8_t flag);
 

@@ -1,5 +1,5 @@
 /*
- * analyse_skip.c - which frames are the allocator's (jeprof-behaviour.md §6.6):
+ * analyse_skip.c - which frames are the allocator's (docs/jeprof.md §3):
  * jeprof 5.3.0's skip list for heap profiles (each name also with a leading
  * '_'), the regexp TCMalloc|^tcmalloc::, plus the names of current jemalloc
  * internals that upstream jeprof added and that appear in jemalloc builds
@@ -148,7 +148,7 @@ static int memo_alloc(struct jh_graph_priv *gp, struct jh_fmemo *fm, const char 
 }
 
 /*
- * The allocator test of every location (removed with its callees, §6.6):
+ * The allocator test of every location (removed with its callees, docs/jeprof.md §3):
  * the memos to test, in the order their locations come, with their names
  * (from the frames, read in order: no memo is read for it), then the
  * tests (each reads a name somewhere in memory: prefetched well ahead),

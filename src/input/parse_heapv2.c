@@ -1,6 +1,6 @@
 /*
  * parse_heapv2.c - jemalloc "heap_v2/<period>" dumps (jeprof's
- * ReadThreadedHeapProfile, spec section 1.2), stricter than jeprof: a line
+ * ReadThreadedHeapProfile, docs/jeprof.md §13), stricter than jeprof: a line
  * jeprof would silently skip (malformed count line, stray text) is an error
  * here, since skipping it silently changes the numbers.
  */

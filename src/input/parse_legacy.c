@@ -1,6 +1,6 @@
 /*
  * parse_legacy.c - gperftools "heap profile:" files (jeprof's
- * ReadHeapProfile, spec section 3.1) with jeprof's choice of sampling
+ * ReadHeapProfile, docs/jeprof.md §14) with jeprof's choice of sampling
  * correction from the header's "@ <type>/<period>" tail.
  */
 #include "parse.h"

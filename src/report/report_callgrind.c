@@ -1,5 +1,5 @@
 /*
- * report_callgrind.c - --callgrind (jeprof-behaviour.md §8.6), in the
+ * report_callgrind.c - --callgrind (docs/jeprof.md §9), in the
  * callgrind format KCachegrind reads.
  *
  * Like jeprof, each location is reduced to its outermost frame (the real

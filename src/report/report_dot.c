@@ -1,5 +1,5 @@
 /*
- * report_dot.c - --dot: jeprof's call graph (jeprof-behaviour.md §8.3).
+ * report_dot.c - --dot: jeprof's call graph (docs/jeprof.md §8).
  *
  * Nodes are the graph's granularity keys sorted by |cum|, cut at
  * --nodecount and --nodefraction; edges come from the filtered location

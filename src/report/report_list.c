@@ -1,6 +1,6 @@
 /*
  * report_list.c - --list=REGEX: annotated source of the routines whose name
- * matches (jeprof-behaviour.md §8.7, jeprof's PrintListing/PrintSource).
+ * matches (docs/jeprof.md §10, jeprof's PrintListing/PrintSource).
  *
  * As jeprof: the routines are the symbol-table functions of each module
  * that hold a sampled address (modules in address order, routines sorted by

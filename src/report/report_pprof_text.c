@@ -1,6 +1,6 @@
 /*
- * report_pprof_text.c - Go pprof's text views in its layout (formats.md
- * §1.7; Go 1.19 internal/report printTraces, printTree):
+ * report_pprof_text.c - Go pprof's text views in its layout (docs/formats.md
+ * §2; Go 1.19 internal/report printTraces, printTree):
  *
  *   --traces   per stack: a "-----------+----...----" separator, then its
  *              frames leaf first as "%10s   %s" with the value on the first

@@ -1,6 +1,6 @@
 /*
  * report_raw.c - --raw: the first profile as a `.symbolized` file (jeprof's
- * format, spec §4.2):
+ * format, docs/jeprof.md §11):
  *
  *   --- symbol
  *   binary=<program>

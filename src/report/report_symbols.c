@@ -1,5 +1,5 @@
 /*
- * report_symbols.c - `--symbols` mode (jeprof §8.8), printing every inline
+ * report_symbols.c - `--symbols` mode (docs/jeprof.md §12), printing every inline
  * frame like llvm-symbolizer --inlining instead of jeprof's outermost name.
  */
 #include "jeheap/report.h"

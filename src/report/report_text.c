@@ -1,5 +1,5 @@
 /*
- * report_text.c - --text and --top (jeprof-behaviour.md §8.2): the Total
+ * report_text.c - --text and --top (docs/jeprof.md §6): the Total
  * line, then "%8s %6s %6s %8s %6s %s" rows sorted by flat (or cum).
  */
 #include "jeheap/report.h"

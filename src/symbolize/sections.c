@@ -1,8 +1,10 @@
 /*
  * sections.c - an ELF file's sections for the DWARF reader (see sections.h).
  *
- * The file is mapped by libelf (ELF_C_READ_MMAP); section bytes are taken
- * from elf_rawfile(), so uncompressed sections are zero-copy. Compressed
+ * The file's bytes are a private mapping made here (jh_sections_open) or the
+ * jh_elf_image's (jh_sections_open_image), read by libelf with elf_memory();
+ * section bytes are taken from that mapping, so uncompressed sections are
+ * zero-copy. Compressed
  * sections (SHF_COMPRESSED zlib/zstd, legacy .zdebug_*) are validated at
  * open and inflated on first access (each under its own mutex), or ahead of
  * time and in parallel by jh_sections_prefetch. After inflating, the

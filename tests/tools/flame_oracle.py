@@ -2,7 +2,7 @@
 """flame_oracle.py - flamegraph.pl's layout arithmetic, reproduced (not copied), as an oracle
 for jeheap --flamegraph.
 
-flamegraph.pl (FlameGraph 41fee1f; the shared notes, formats.md section 4): the folded lines
+flamegraph.pl (FlameGraph 41fee1f; docs/formats.md section 3): the folded lines
 are sorted as strings; each stack gets a synthetic root "" at depth 0; walking the sorted lines,
 the common prefix with the previous line stays open, the frames that differ are closed at the
 running total and new ones opened there; the total advances by the line's count (the second

@@ -1,4 +1,4 @@
-/* test_names.c - jeprof's ShortFunctionName (jeprof-behaviour.md §6.4) and
+/* test_names.c - jeprof's ShortFunctionName (docs/jeprof.md §2) and
  * the per-output frame names of names.c. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +24,7 @@ static void check_short(const char *full, const char *want)
 	jh_sb_release(&sb);
 }
 
-/* Every example of §6.4 (verified in Perl by the spec's author). */
+/* Short names as jeprof makes them (docs/jeprof.md §2), each checked with jeprof's Perl. */
 static void test_spec_examples(void **state)
 {
 	(void)state;

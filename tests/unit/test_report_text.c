@@ -1,5 +1,5 @@
-/* test_report_text.c - jeprof's number formatting (§8.1) and the --text /
- * --top layout (§8.2) on a hand-built model. */
+/* test_report_text.c - jeprof's number formatting (docs/jeprof.md §5) and the --text /
+ * --top layout (docs/jeprof.md §6) on a hand-built model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * report_collapsed.c - --collapsed (jeprof-behaviour.md §8.4), in the form
+ * report_collapsed.c - --collapsed (docs/jeprof.md §7), in the form
  * flamegraph.pl reads: "root;...;leaf <count>", one line per distinct
  * location stack after allocator removal and filters, frames named by
  * jh_collapsed_name (full names, "[inline]", ';' in a name becomes ':' and a

@@ -1,6 +1,6 @@
 /*
  * flame_svg.c - the flame graph as SVG: flamegraph.pl's geometry (see
- * docs/formats.md §4 of the shared notes: xpad 10, frames 16 px high,
+ * docs/formats.md §3: xpad 10, frames 16 px high,
  * widths from the value per pixel, frames narrower than --minwidth left
  * out), every frame a <g> with its <title>, <rect> and <text> written in
  * the file, nested in its parent's <g> (so that it renders without the

@@ -1,7 +1,7 @@
 /*
  * dwarf_index.h - address -> inline frame chain from DWARF, with libdwarf
  * 20210528 fed through dwarf_object_init_b (see
- * ../shared/docs/libdwarf-notes.md). The ONLY module that includes libdwarf.h.
+ * docs/libdwarf.md). The ONLY module that includes libdwarf.h.
  *
  * Addresses are ELF virtual addresses of the file the sections belong to
  * (already caller-adjusted by the profile reader). CUs are indexed eagerly

@@ -2,7 +2,7 @@
  * dwarf_lines.h - our own DWARF 2-5 line-number program decoder.
  *
  * libdwarf 20210528 starts the DWARF 5 file register at 0 instead of 1 (see
- * libdwarf-notes.md), so the rows are decoded here; file names still come
+ * docs/libdwarf.md), so the rows are decoded here; file names still come
  * from libdwarf (dwarf_srcfiles). Lookup follows llvm-symbolizer's rules.
  */
 #ifndef JEHEAP_DWARF_LINES_H

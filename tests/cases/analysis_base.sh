@@ -38,7 +38,7 @@ awk '$(NF-1) < 0 || $NF < 0 { bad = 1 } { d += $NF - $(NF-1) } END { exit bad ||
 LC_ALL=C sort -c "$tmp/col" || err "collapsed not sorted"
 
 # a profile minus itself is empty; --drop_negative clamps run1 - run2 to nothing: one line
-# says so, exit 4 (jeprof: empty output, exit 0; issue 17: empty answers are said)
+# says so, exit 4 (jeprof: empty output, exit 0)
 "$JEHEAP" --text --base="$R1" "$R1" > "$tmp/self" 2> "$tmp/self.err"
 [ $? = 4 ] && [ ! -s "$tmp/self" ] || err "self diff not empty"
 [ "$(cat "$tmp/self.err")" = "jeheap: nothing to show: the profiles minus --base leave nothing" ] ||

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bounded resources and honest out-of-memory (issue 19 items 2 and 7), each
+# Bounded resources and honest out-of-memory, each
 # against its limit as man/jeheap.1 (LIMITS) documents it:
 # - a compressed debug section that inflates 1024:1 (1 GiB of zeros, a bomb)
 #   is refused with one warning, in bounded memory, the module's names then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ci_memory_gate.sh - the example CI job of issue 16 item 4 end to end: examples/ci/
+# ci_memory_gate.sh - the example CI memory gate end to end: examples/ci/
 # memory-gate.sh builds examples/ci/demo.c, runs it under Debian's profiling jemalloc
 # for 100 and 1000 requests and gates on the growth with jeheap. A build that leaks each
 # reply (CFLAGS=-DLEAK: 900 more replies of 1280 bytes in use at exit) must fail with

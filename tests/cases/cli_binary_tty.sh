@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Binary outputs refuse a terminal (issue 17 item 5): --pdf, --png, --gif, --ps with standard
+# Binary outputs refuse a terminal: --pdf, --png, --gif, --ps with standard
 # output on a terminal (a pty here) print one line saying to use --output=FILE or a redirect
 # and exit 1, before reading anything; with --output=FILE or a pipe they still write.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1

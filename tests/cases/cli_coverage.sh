@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Coverage in one line (issue 17 item 4): after a run on a raw dump, one line on stderr:
+# Coverage in one line: after a run on a raw dump, one line on stderr:
 # the share of bytes fully symbolized (without _start and the dynamic loader, which never
 # have lines) and the modules without debug info with what to do: the Debian package that
 # holds a system library (-dbgsym/-dbg; the oracle is `dpkg -S`), else build with -g.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Empty answers are said (issue 17 item 3): when a report has nothing to show because of
+# Empty answers are said: when a report has nothing to show because of
 # the input or the options, one line on stderr says why, nothing is written on stdout,
 # and the exit status is 4. Each case: the exact line, for every report it applies to.
 source "${JH_SRC:?}/tests/fixtures/reports/lib.sh" || exit 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Errors that teach (issue 17 item 2): --top N with a space, -h, the nearest spelling of an
+# Errors that teach: --top N with a space, -h, the nearest spelling of an
 # unknown option, the candidates of an ambiguous one, and a one-line hint naming the
 # arguments' roles when a program, a profile or a report is given in the wrong place.
 # Each case: the exact stderr line, exactly one line, nothing on stdout, the exit status.

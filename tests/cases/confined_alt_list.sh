@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Confined paths named by a binary (issue 19 item 6): a dwz alternate file
+# Confined paths named by a binary: a dwz alternate file
 # (.gnu_debugaltlink) and a --list source file are looked up inside --sysroot
 # (and --path-map's NEW) as chroot would, like the mapped files
 # (sysroot_confined.sh): a name that climbs out is refused with one warning,

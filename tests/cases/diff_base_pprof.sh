@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# diff_base_pprof.sh - --diff_base=F (issue 16 item 6) against Go's pprof -diff_base: F is
+# diff_base_pprof.sh - --diff_base=F against Go's pprof -diff_base: F is
 # subtracted as --base does, and --text's percentages are of F's total, as pprof's (of the
 # size of each change: a percentage has no sign, sum% adds the sizes); changes carry their
 # sign (+/-). On golden dump pairs, both ways round (growth and shrinkage):

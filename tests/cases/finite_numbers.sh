@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Numbers are finite or refused (issue 19 item 4): a sampling period of 0
+# Numbers are finite or refused: a sampling period of 0
 # means the values are already unsampled (taken as they are); values beyond
 # the 64-bit range are written exactly by --callgrind (jeprof prints the same
 # double, as 1.84467440737096e+19), never through an overflowing cast; no

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# golden_parity.sh - jeprof-parity checks of issue 4 on the golden corpus (command lists
+# golden_parity.sh - jeprof's quirks kept or corrected, on the golden corpus (command lists
 # testdata/golden/*/cmd.parity, made by tests/gen/make-golden.sh --parity; the comparison is
 # golden_symbolized.sh's):
 #   - several profiles with --thread (every case, both orders of before/after): jeprof sums

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# growth_gate.sh - --fail-on-growth=SIZE|PCT (issue 16 item 4): exit status 5 and one
+# growth_gate.sh - --fail-on-growth=SIZE|PCT: exit status 5 and one
 # message saying what grew when the growth of the selected sample type between --base and
 # the profile is MORE than the threshold; at the threshold and just under it the run
 # passes. Exact figures on hand-made profiles (tests/fixtures/gate: +50000 bytes of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Honest diagnostics (issue 19 item 7): fallbacks that were silent get one
+# Honest diagnostics: fallbacks that were silent get one
 # warning with the right reason. A debug file found by build ID but truncated
 # is named ("truncated ...; debug file not used") and the binary's own symbols
 # are used; a binary whose e_shnum claims 0xffff section headers that do not

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# json_schema.sh - jeheap --json (issue 16 item 3) on every golden dump, raw and
+# json_schema.sh - jeheap --json on every golden dump, raw and
 # .symbolized: the output validates against the schema block of docs/json.md
 # (python3-jsonschema), is the same bytes on a second run, its totals of the four sample
 # types equal the Total: lines of --text --show_bytes (jeheap's, checked against jeprof by

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Atomic, checked output (issue 19 item 5): --output=F is written to a
+# Atomic, checked output: --output=F is written to a
 # temporary file beside F and renamed only when everything (dot included)
 # succeeded; on failure F keeps its old content, no temporary file is left,
 # the status is 3 and the one line carries the system's reason. A full or

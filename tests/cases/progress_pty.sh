@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The symbolization progress meter (issue 17 item 7), under a pseudo-terminal:
+# The symbolization progress meter, under a pseudo-terminal:
 # on a terminal stderr it is drawn (modules, addresses, MB of DWARF) and erased
 # before the report; never when stderr is a file or TERM=dumb; not before its
 # delay (1 s by default; JH_PROGRESS_DELAY=0 shows it at once, for tests). --no-cache:

@@ -24,7 +24,7 @@ got=$(grep -E "^ *[0-9]+ +[0-9]+ +$mm: " "$T/l.out" | awk '{print $1}')
 [ "$flat" = "$got" ] || fail "flat of mid $flat vs listed $got"
 
 # An inlined function is no routine: nothing is listed (jeprof: no nm symbol); jeheap says so
-# in one line and exits 4 (jeprof: empty output, exit 0; issue 17: empty answers are said).
+# in one line and exits 4 (jeprof: empty output, exit 0).
 rc=0
 "$JEHEAP" --list=inl_helper "$PROG" "$HEAP" >"$T/i.out" 2>"$T/i.err" || rc=$?
 [ $rc = 4 ] || fail "--list=inl_helper: exit $rc"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# series.sh - --series on a real series (issue 16 item 1): tests/fixtures/series/leaky.c
+# series.sh - --series on a real series: tests/fixtures/series/leaky.c
 # run under jemalloc's profiler with a small lg_prof_interval, which numbers its dumps
 # itself (p.<pid>.<seq>.i<n>.heap, 11 or more of them: .9. and .10. both there).
 # Checks: the numeric order whatever order the files are given in (and gzip'd);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# series_gate.sh - --series --fail-on-growth=SIZE|PCT (issue 16 items 1 and 4) on the real
+# series_gate.sh - --series --fail-on-growth=SIZE|PCT on the real
 # series of tests/fixtures/series/leaky.c (make_series.sh): the growth is the selected
 # sample type's, first dump -> last dump, taken here from --text --show_bytes of those two
 # dumps alone; the gate passes at the threshold and just under it, and fails just over it

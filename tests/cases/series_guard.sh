@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# series_guard.sh - issue 16 items 2 and 5 on real dumps of tests/fixtures/series/leaky.c.
+# series_guard.sh - the summing guard and matching across builds, on real dumps of
+# tests/fixtures/series/leaky.c.
 # Summing guard: several jemalloc dumps of one process at different times, or of two
 # processes, are still summed (the Total is the sum of the single dumps' Totals) with
 # exactly one warning line naming what was mixed and pointing at --series and --base;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# series_json.sh - --series --json (issue 16 items 1 and 3) on the real series of
+# series_json.sh - --series --json on the real series of
 # tests/fixtures/series/leaky.c (make_series.sh): the output validates against the
 # schema of docs/json.md (python3-jsonschema), is the same bytes on a second run, and its
 # "series" equals the --series --text --show_bytes table of the same dumps (dumps, Total

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# stats_screen.sh - --stats (issue 16 item 6) on golden dumps, raw and .symbolized: one
+# stats_screen.sh - --stats on golden dumps, raw and .symbolized: one
 # screen (at most 24 lines); the totals equal the Total lines of --text --show_bytes for
 # each sample type; the unique stacks and the threads are the dump's own (its '@' lines,
 # its header's tN: lines); the modules' bytes add up to the in-use total (fewer than 5); the coverage

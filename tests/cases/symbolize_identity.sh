@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Binary identity check (issue 17 item 1): the sampled return addresses of a module must
+# Binary identity check: the sampled return addresses of a module must
 # follow a call in the file. The fixture program rebuilt with one function added, pointed
 # at a real dump of the original: one warning, and no frame of the program is named (all
 # print as rfix+0xOFF); --trust-binaries turns the check off (and the wrong names, e.g.

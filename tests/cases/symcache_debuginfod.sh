@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# symcache_debuginfod.sh - debug files by build ID from a debuginfod server (issue 18
-# item 2), end to end against Debian's debuginfod started here on 127.0.0.1 over a folder
+# symcache_debuginfod.sh - debug files by build ID from a debuginfod server, end
+# to end against Debian's debuginfod started here on 127.0.0.1 over a folder
 # holding the fixture's debug file:
 #  1. the fixture stripped of everything (strip --strip-all) at the path its dump names is
 #     symbolized through the server exactly as the unstripped file is (--raw, --text

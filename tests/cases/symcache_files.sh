@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# symcache_files.sh - the symbol cache's files (issue 18 item 1):
+# symcache_files.sh - the symbol cache's files:
 #  1. a fixture rebuilt at the same path (a function renamed, so the old addresses would
 #     give the old name) gets fresh frames, with a build ID and without one (then the
 #     file's path, size, mtime and inode identify it);

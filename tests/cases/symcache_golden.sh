@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# symcache_golden.sh - the symbol cache (issue 18 item 1) changes no output: on every raw
+# symcache_golden.sh - the symbol cache changes no output: on every raw
 # dump of the golden corpus, --raw (every frame, inline chains, names), --text --lines
 # (file:line) and --collapsed --lines are byte-identical with --no-cache, with a cold cache
 # and with a warm one, and so is stderr (warnings, coverage line). A warm run reads no

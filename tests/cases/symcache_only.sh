@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# symcache_only.sh - --symbols-only (issue 18 item 3): symbolizes the dumps' addresses into
+# symcache_only.sh - --symbols-only: symbolizes the dumps' addresses into
 # the cache, prints nothing and exits 0; the reports that follow read no DWARF
 # (JH_TRACE=1) and print what they print without the cache. With --no-cache it is a
 # usage error (exit 1).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# symcache_units.sh - the unit index of the symbol cache (issue 18: a dump of the same
-# build with new addresses needs no DWARF). --symbols-only writes, beside each module's
+# symcache_units.sh - the unit index of the symbol cache (a dump of the same build
+# with new addresses needs no DWARF). --symbols-only writes, beside each module's
 # answers (.jhc), its whole unit index (.jhu); a run whose addresses are not among the
 # cached answers is answered from it.
 #  1. every golden dump, the answers (.jhc) removed so that every address goes to the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Confined paths (issue 19 item 6): a mapped path is looked up inside
+# Confined paths: a mapped path is looked up inside
 # --sysroot as chroot would (an absolute symbolic link inside it is resolved
 # inside it), inside NEW of a --path-map, and a debug file inside --debug-dir;
 # a ".." or a relative link that climbs above them is refused with one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# threads_table.sh - --threads (issue 16 item 6): one row per thread, most bytes first, and
+# threads_table.sh - --threads: one row per thread, most bytes first, and
 # each figure equal to what --thread=N reports for that thread (itself checked against
 # jeprof by the golden tests): bytes = --text --show_bytes --thread=N's Total, objects =
 # --inuse_objects' (--alloc_objects' with --alloc_space), share = bytes of the sum, top

@@ -4,7 +4,7 @@ a mapping of libjemalloc (from the embedded dump's MAPPED_LIBRARIES) is renamed 
 
 Why: Debian's libjemalloc.so.2 is stripped, so addr2line names its frames after the nearest
 exported symbol ('malloc_usable_size') or '??', and jeprof's name-based allocator-frame
-removal then leaves them on top of every stack (a known jeprof failure, issue 4).  The
+removal then leaves them on top of every stack (a known jeprof failure).  The
 correct answer removes every leading frame inside the allocator library.  jeprof removes
 everything up to the outermost frame named 'malloc', so running jeprof on this view yields
 exactly the correct (module-based) answer with jeprof's numbers and layout.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Derive the two-column '--collapsed --base' expectation (issue 4): for every stack in
+"""Derive the two-column '--collapsed --base' expectation: for every stack in
 either profile, 'stack before after', both non-negative as flamegraph.pl/difffolded.pl
 read them, sorted with LC_ALL=C.  Inputs are jeprof's --collapsed outputs of the base
 and of the profile, each one line '<stack> <count>' per address stack.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""layout_check.py SRC BUILD - the house rules of the source tree (issue 13).
+"""layout_check.py SRC BUILD - the house rules of the source tree.
 
 - src/ holds only the stage folders; data flows cli -> report -> analysis -> model ->
   symbolize -> input -> base.
@@ -37,11 +37,11 @@ GLOBAL_OK = {
     "src/base/base.c": {
         "warn_sink": "the one diagnostics function of base: set once by cli at start-up",
         "jh_sb_empty": "never written: the empty string of every fresh strbuf",
-        "oom_what": "what is being read, for the one out-of-memory line (issue 19)",
+        "oom_what": "what is being read, for the one out-of-memory line",
         "oom_cur": "which oom_what buffer is current (atomic)",
     },
     "src/symbolize/mem_budget.c": {
-        "ceiling": "--max-memory: the run's DWARF memory ceiling (atomic, issue 19)",
+        "ceiling": "--max-memory: the run's DWARF memory ceiling (atomic)",
         "used": "bytes reserved against that ceiling (atomic)",
     },
     "src/base/jh_trace.c": {

@@ -19,7 +19,7 @@ one() { # label mode args...
 	out=$OUT/$label.$mode.out
 	[ "$mode" = collapsed ] && out=/dev/null # (over 1 GB on the bench file)
 	for _ in $(seq "$N"); do
-		/usr/bin/time -f %e -o "$OUT/t" "$J" "--$mode" --quiet "$@" >"$out" 2>/dev/null
+		/usr/bin/time -f %e -o "$OUT/t" "$J" "--$mode" --quiet --no-cache "$@" >"$out" 2>/dev/null
 		t+=("$(cat "$OUT/t")")
 	done
 	local size=0

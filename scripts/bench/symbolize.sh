@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # symbolize.sh - jeheap beside its peers on Debian's ceph-osd (scripts/bench/corpus.sh makes
 # the dumps, installing ceph-osd and ceph-osd-dbg), in one run, runs alternated:
-#   jeheap --text /usr/bin/ceph-osd DUMP
+#   jeheap --no-cache --text /usr/bin/ceph-osd DUMP (the symbol cache would answer from disk)
 #   llvm-symbolizer --inlining --demangle on the same caller-adjusted addresses, per file
 #   jeprof --text with LLVM's tools (addr2line = llvm-addr2line, nm = llvm-nm) on the dump
 # Medians of wall time and peak RSS (GNU time); writes a markdown table to
@@ -44,7 +44,7 @@ export PCS
 NAMES="jeheap llvm-symbolizer"
 [ "${JEPROF:-1}" = 1 ] && NAMES="$NAMES jeprof"
 for _ in $(seq "$RUNS"); do
-	measure jeheap "$JEHEAP" --text "$OSD" "$DUMP"
+	measure jeheap "$JEHEAP" --no-cache --text "$OSD" "$DUMP"
 	measure llvm-symbolizer bash -c llvm_peer
 	[ "${JEPROF:-1}" = 1 ] && measure jeprof jeprof --tools="$LLVM_TOOLS" --text "$OSD" "$DUMP"
 done

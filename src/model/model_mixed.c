@@ -52,7 +52,8 @@ int jh_model_mixed_check(struct jh_model_program *first, const struct jh_profile
 	if (!first->path) {
 		first->file = xstrdup(file);
 		first->path = xstrdup(path);
-		memcpy(first->id, id, idlen);
+		if (idlen)
+			memcpy(first->id, id, idlen);
 		first->idlen = idlen;
 		return 0;
 	}

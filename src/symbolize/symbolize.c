@@ -287,13 +287,6 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 		if (mp->perms[2] != 'x' || !mp->path || mp->path[0] != '/' || mp->end <= mp->start)
 			continue;
 		int is_main = main_path && !strcmp(mp->path, main_path);
-		struct jh_module *m = is_main && s->o.program ? program_module(s) : NULL;
-		if (m && m->mismatch)
-			m = NULL;
-		if (!m && mp->build_id_len)
-			m = module_by_id(s, mp, is_main);
-		else if (!m)
-			m = get_module(s, mp->path, mp->path, NULL, is_main);
 		/* an executable segment split in two executable mappings (not the
 		 * normal r-xp + r--p layout, where a short r-xp means another file) */
 		int continued = 0;
@@ -301,8 +294,18 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 			continued = maps[j].path && !strcmp(maps[j].path, mp->path) &&
 				    maps[j].perms[2] == 'x' && maps[j].start == mp->end &&
 				    maps[j].offset == mp->offset + (mp->end - mp->start);
+		struct jh_module *m = is_main && s->o.program ? program_module(s) : NULL;
 		r[n] = (struct range){ mp->start, mp->end, 0, mp->offset, m, 0 };
-		r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		if (m && !m->mismatch)
+			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		if (m && m->mismatch) /* not the file mapped: the one the profile names */
+			m = NULL;
+		if (!m) {
+			m = mp->build_id_len ? module_by_id(s, mp, is_main)
+					     : get_module(s, mp->path, mp->path, NULL, is_main);
+			r[n].m = m;
+			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		}
 		n++;
 	}
 	jh_qsort(r, n, sizeof(*r), cmp_range);

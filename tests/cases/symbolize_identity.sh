@@ -3,7 +3,8 @@
 # follow a call in the file. The fixture program rebuilt with one function added, pointed
 # at a real dump of the original: one warning, and its frames are named from the file the
 # dump mapped (the original) instead; with that file gone, or rebuilt too, no frame of the
-# program is named (all print as rfix+0xOFF); --trust-binaries turns the check off (and the wrong names, e.g.
+# program is named (all print as rfix+0xOFF); a Debian program given for a dump of another
+# one: named from the mapped file; --trust-binaries turns the check off (and the wrong names, e.g.
 # padding_fn, come back: what the check prevents). No false alarm on the original (PIE),
 # a stripped copy with a separate debug file (.gnu_debuglink), nor on any golden dump
 # (PIE and non-PIE programs, a shared library, libc, libstdc++, the loader).
@@ -50,6 +51,21 @@ grep -Eq 'warning: /.*/rfix differs from the program that ran .*; its frames are
 grep -Eq "$names" out && fail "both rebuilt: a frame of the program is named"
 grep -q ' rfix+0x[0-9a-f]*$' out || fail "both rebuilt: no rfix+0xOFF frame"
 mv rfix.away rfix
+# 1d. Debian's binaries as shipped (stripped): a dump of /usr/bin/sort given /usr/bin/gzip as
+# the program (its segments differ from the mapping): one warning, and every frame is named
+# as from the dump alone, none as gzip+0xOFF
+mkdir sort
+seq 1 200000 | tac >nums
+LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:10,prof_prefix:$T/sort/s \
+	/usr/bin/sort -S 50M nums >/dev/null
+S=$(ls sort/s.*.heap)
+"$JEHEAP" --text "$S" >plain 2>/dev/null || fail "sort dump: exit $?"
+grep -q ' sort+0x' plain || fail "sort dump: no frame in /usr/bin/sort (the test proves nothing)"
+"$JEHEAP" --text /usr/bin/gzip "$S" >out 2>err || fail "gzip for sort: exit $?"
+grep -qx 'jeheap: warning: /usr/bin/gzip: /usr/bin/gzip is not the file that was mapped at .*; the file the profile mapped is used instead' err ||
+	fail "gzip for sort: $(cat err)"
+grep -q 'gzip+0x' out && fail "gzip for sort: frames labelled gzip+0xOFF"
+cmp -s plain out || fail "gzip for sort: not as from the dump alone: $(diff plain out | head -4)"
 # --trust-binaries: no check, no warning (and the names it would have shown are wrong)
 "$JEHEAP" --text --trust-binaries rb/rfix "$H" >out 2>err || fail "--trust-binaries: exit $?"
 grep -q 'differs' err && fail "--trust-binaries: $(cat err)"

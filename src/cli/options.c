@@ -718,7 +718,7 @@ struct jh_model_opts jh_options_model(const struct jh_options *o)
 		.threads = o->have_thread || o->output == JH_OUT_THREADS ||
 			   o->output == JH_OUT_STATS, /* only they read them */
 		.keep_first_pcs = o->output == JH_OUT_RAW,
-		.allow_mixed = o->allow_mixed,
+		.allow_mixed = o->allow_mixed || o->symbols_only, /* no report: nothing summed */
 	};
 }
 

@@ -99,6 +99,7 @@ struct jh_model_opts {
 	int drop_negative;   /* --drop_negative */
 	int threads;         /* read per-thread data (--thread) */
 	int keep_first_pcs;  /* fill first_pcs/first_locs (--raw) */
+	int allow_mixed;     /* sum profiles of different programs (else a usage error) */
 };
 
 /*

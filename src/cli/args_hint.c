@@ -41,6 +41,18 @@ static size_t edit_distance(const char *a, size_t la, const char *b)
 	return d[la][lb];
 }
 
+int jh_opt_same(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+		if (x != y)
+			return 0;
+		if (!x)
+			return 1;
+	}
+	return 1;
+}
+
 /* Appends " --NAME" (or " or --NAME" when last) to buf if it fits. */
 static void append_name(char *buf, size_t size, const char *sep, const char *name)
 {
@@ -89,7 +101,7 @@ int jh_hint_ambiguous_opt(struct jh_diag *d, const char *name, size_t len, size_
 {
 	char list[512] = "";
 	for (size_t i = 0; names(i); i++)
-		if (!strncmp(names(i), name + skip, len - skip))
+		if (jh_opt_same(names(i), name + skip, len - skip))
 			append_name(list, sizeof(list), list[0] ? " " : "", names(i));
 	return jh_diag_set(d, JH_EXIT_USAGE, NULL, 0, "option '--%.*s' is ambiguous: %s", (int)len,
 			   name, list);

@@ -11,6 +11,10 @@
 /* The i-th option name, NULL past the last. */
 typedef const char *(*jh_opt_name_fn)(size_t i);
 
+/* The first n letters of a and b (or both whole, when shorter) are equal,
+ * '-' and '_' being one letter: --show-bytes is --show_bytes. */
+int jh_opt_same(const char *a, const char *b, size_t n);
+
 /* Sets d to "unknown option '--NAME'", with the nearest spellings
  * ("did you mean --collapsed?") when some are close. Returns -1. */
 int jh_hint_unknown_opt(struct jh_diag *d, const char *name, size_t len, jh_opt_name_fn names);

@@ -45,8 +45,12 @@ int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_dia
 
 /* The summing guard (sum_guard.c): one warning when the profiles summed
  * are jemalloc dumps of one process at different times or of several
- * processes. */
+ * processes; one warning when a file is given twice. */
 void jh_sum_guard(const struct jh_options *o);
+/* The number of distinct files among o's profiles (stdin always distinct);
+ * *again is the first profile that repeats an earlier one, *first that one
+ * (both o->nprofiles when none does). */
+size_t jh_profiles_twice(const struct jh_options *o, size_t *first, size_t *again);
 
 struct jh_outfile;
 /*

@@ -1,7 +1,9 @@
 /*
  * options.c - command-line parsing with jeprof's (Getopt::Long) rules:
  * "--name" and "-name", "--name=V" and "--name V", unique prefixes (an exact
- * name always wins), "--no-name"/"--noname" for flags, "--" ends options.
+ * name always wins), "--no-name"/"--noname" for flags, "--" ends options;
+ * '-' and '_' between words are one letter (--show-bytes is --show_bytes).
+ * The table's spelling is the canonical one (--help, man page, completion).
  */
 #include "jeheap/options.h"
 
@@ -248,7 +250,8 @@ static void strlist_add(char ***items, size_t *nr, const char *s)
 	(*items)[(*nr)++] = xstrdup(s);
 }
 
-/* Finds the option for name (exact, else unique prefix). *neg set for --no-x. */
+/* Finds the option for name (exact, else unique prefix; '-' and '_' alike).
+ * *neg set for --no-x, --no_x and --nox. */
 static const struct opt *find_opt(const char *name, size_t len, int *neg, struct jh_diag *d)
 {
 	*neg = 0;
@@ -258,7 +261,7 @@ static const struct opt *find_opt(const char *name, size_t len, int *neg, struct
 		const char *n = name;
 		size_t l = len;
 		if (pass == 1) {
-			if (len > 3 && !strncmp(name, "no-", 3))
+			if (len > 3 && jh_opt_same(name, "no-", 3))
 				n = name + 3, l = len - 3;
 			else if (len > 2 && !strncmp(name, "no", 2))
 				n = name + 2, l = len - 2;
@@ -268,12 +271,12 @@ static const struct opt *find_opt(const char *name, size_t len, int *neg, struct
 		const struct opt *hit = NULL;
 		int nhits = 0;
 		for (size_t i = 0; i < JH_ARRAY_SIZE(opts); i++) {
-			if (strlen(opts[i].name) == l && !strncmp(opts[i].name, n, l)) {
+			if (strlen(opts[i].name) == l && jh_opt_same(opts[i].name, n, l)) {
 				hit = &opts[i];
 				nhits = 1;
 				break;
 			}
-			if (!strncmp(opts[i].name, n, l)) {
+			if (jh_opt_same(opts[i].name, n, l)) {
 				hit = &opts[i];
 				nhits++;
 			}
@@ -715,6 +718,7 @@ struct jh_model_opts jh_options_model(const struct jh_options *o)
 		.threads = o->have_thread || o->output == JH_OUT_THREADS ||
 			   o->output == JH_OUT_STATS, /* only they read them */
 		.keep_first_pcs = o->output == JH_OUT_RAW,
+		.allow_mixed = o->allow_mixed || o->symbols_only, /* no report: nothing summed */
 	};
 }
 

@@ -129,6 +129,23 @@ int jh_series_run(const struct jh_options *o, enum jh_output mode, struct jh_dia
 {
 	if (refuse(o, mode, d))
 		return JH_EXIT_USAGE;
+	size_t first, again, distinct = jh_profiles_twice(o, &first, &again);
+	if (distinct < 2 && again < o->nprofiles) {
+		jh_diag_set(d, JH_EXIT_USAGE, NULL, 0,
+			    "--series: '%s' is given twice, one dump: there is no series",
+			    o->profiles[first]);
+		return JH_EXIT_USAGE;
+	}
+	if (distinct < 2) {
+		jh_diag_set(
+			d, JH_EXIT_USAGE, NULL, 0,
+			"--series: one dump ('%s'): there is no series (give two dumps or more)",
+			o->profiles[0]);
+		return JH_EXIT_USAGE;
+	}
+	if (again < o->nprofiles)
+		jh_warn("--series: '%s' is given twice: it is in the series twice",
+			o->profiles[again]);
 	int code = JH_EXIT_OK;
 	size_t n = o->nprofiles, *order = xmalloc(n * sizeof(*order));
 	if (jh_series_order(o->profiles, n, o->allow_mixed, order, d)) {

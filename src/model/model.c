@@ -680,6 +680,7 @@ int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_
 	((struct jh_model_priv *)m->priv)->keep_first = o->keep_first_pcs;
 	if (o->program)
 		m->program = jh_intern(&m->names, o->program);
+	struct jh_model_program first = { 0 };
 	for (size_t i = 0; i < o->nprofiles + o->nbases; i++) {
 		int is_base = i >= o->nprofiles;
 		const char *path = is_base ? o->bases[i - o->nprofiles] : o->profiles[i];
@@ -690,14 +691,19 @@ int jh_model_build(struct jh_model *m, const struct jh_model_opts *o, struct jh_
 		p.no_threads = !o->threads;
 		int r = jh_profile_read(&p, path, d);
 		JH_TRACE("model: read %s", path);
+		if (!r && !is_base && !o->allow_mixed)
+			r = jh_model_mixed_check(&first, &p, path, d);
 		if (!r)
 			r = jh_model_add_profile(m, &p, is_base, s, d);
 		JH_TRACE("model: added %s", path);
 		jh_profile_release(&p);
 		JH_TRACE("model: profile released");
-		if (r)
+		if (r) {
+			jh_model_program_release(&first);
 			return -1;
+		}
 	}
+	jh_model_program_release(&first);
 	jh_model_finish(m, o->nbases > 0, o->drop_negative);
 	JH_TRACE("model: finished");
 	return 0;

@@ -37,6 +37,18 @@ void jh_model_keep_maps(struct jh_model *m, const struct jh_profile *p);
 void jh_model_release_maps(struct jh_model *m);
 /* Records p as one of m->inputs (model_maps.c). */
 void jh_model_keep_input(struct jh_model *m, const struct jh_profile *p, int is_base);
+/* The program of the first profile summed (model_mixed.c). */
+struct jh_model_program {
+	char *file, *path; /* NULL until a profile names its program */
+	unsigned char id[JH_BUILD_ID_MAX];
+	size_t idlen;
+};
+/* Records p's program in first (the first profile that names one), or
+ * compares it with first's: a different program, or a different build ID
+ * when both profiles give one, is a usage error (-1, d set). file: p's name. */
+int jh_model_mixed_check(struct jh_model_program *first, const struct jh_profile *p,
+			 const char *file, struct jh_diag *d);
+void jh_model_program_release(struct jh_model_program *pg);
 /* Subtracts bases, applies --drop_negative, sorts threads. */
 void jh_model_finish(struct jh_model *m, int have_bases, int drop_negative);
 

@@ -291,10 +291,11 @@ static void warn_mismatch(struct jh_module *m, const struct jh_mapping *map, con
 	if (m->warned)
 		return;
 	m->warned = 1;
-	jh_warn("%s: %s is not the file that was mapped at %llx-%llx (offset 0x%llx): %s; "
-		"its frames stay unresolved",
+	jh_warn("%s: %s is not the file that was mapped at %llx-%llx (offset 0x%llx): %s; %s",
 		m->mappath, m->file, (unsigned long long)map->start, (unsigned long long)map->end,
-		(unsigned long long)map->offset, why);
+		(unsigned long long)map->offset, why,
+		strncmp(m->key, "program:", 8) ? "its frames stay unresolved"
+					       : "the file the profile mapped is used instead");
 }
 
 /*

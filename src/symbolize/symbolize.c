@@ -263,14 +263,23 @@ static int library_name(const char *path)
 	return *p == 0;
 }
 
-/* Executable file mappings of this profile, sorted by start. */
+/* The main executable's path in maps (the kernel lists it first), "" when
+ * the first file is a library, NULL without files. */
+static const char *main_mapped(const struct jh_mapping *maps, size_t nmaps)
+{
+	for (size_t i = 0; i < nmaps; i++)
+		if (maps[i].path && maps[i].path[0] == '/')
+			return library_name(maps[i].path) ? "" : maps[i].path;
+	return NULL;
+}
+
+/* Executable file mappings of this profile, sorted by start. The program
+ * given stands for the main executable unless it failed the identity
+ * check: then the file the profile mapped does. */
 static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t nmaps,
 			   struct range **out)
 {
-	const char *main_path = NULL; /* the kernel lists the executable first */
-	for (size_t i = 0; i < nmaps && !main_path; i++)
-		if (maps[i].path && maps[i].path[0] == '/')
-			main_path = library_name(maps[i].path) ? "" : maps[i].path;
+	const char *main_path = main_mapped(maps, nmaps);
 	struct range *r = xcalloc(nmaps ? nmaps : 1, sizeof(*r));
 	size_t n = 0;
 	for (size_t i = 0; i < nmaps; i++) {
@@ -278,13 +287,6 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 		if (mp->perms[2] != 'x' || !mp->path || mp->path[0] != '/' || mp->end <= mp->start)
 			continue;
 		int is_main = main_path && !strcmp(mp->path, main_path);
-		struct jh_module *m;
-		if (is_main && s->o.program)
-			m = program_module(s);
-		else if (mp->build_id_len)
-			m = module_by_id(s, mp, is_main);
-		else
-			m = get_module(s, mp->path, mp->path, NULL, is_main);
 		/* an executable segment split in two executable mappings (not the
 		 * normal r-xp + r--p layout, where a short r-xp means another file) */
 		int continued = 0;
@@ -292,8 +294,18 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 			continued = maps[j].path && !strcmp(maps[j].path, mp->path) &&
 				    maps[j].perms[2] == 'x' && maps[j].start == mp->end &&
 				    maps[j].offset == mp->offset + (mp->end - mp->start);
+		struct jh_module *m = is_main && s->o.program ? program_module(s) : NULL;
 		r[n] = (struct range){ mp->start, mp->end, 0, mp->offset, m, 0 };
-		r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		if (m && !m->mismatch)
+			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		if (m && m->mismatch) /* not the file mapped: the one the profile names */
+			m = NULL;
+		if (!m) {
+			m = mp->build_id_len ? module_by_id(s, mp, is_main)
+					     : get_module(s, mp->path, mp->path, NULL, is_main);
+			r[n].m = m;
+			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		}
 		n++;
 	}
 	jh_qsort(r, n, sizeof(*r), cmp_range);
@@ -662,10 +674,13 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
  * The binary identity check (sym_identity.h) of every module w[] lands in
  * for the first time: where more than 5 % (and at least 3) of its sampled
  * addresses do not follow a call, the file is not the one that ran; it is
- * said once and its addresses print as file offsets.
+ * said once and its addresses print as file offsets. The program given
+ * that fails is replaced by main, the file the profile mapped, when there
+ * is one: returns 1 when the caller has to locate w[] again.
  */
-static void check_identity(struct jh_symbolizer *s, struct where *w, size_t n)
+static int check_identity(struct jh_symbolizer *s, struct where *w, size_t n, const char *main)
 {
+	int again = 0;
 	uint64_t *a = NULL;
 	size_t aa = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -686,11 +701,21 @@ static void check_identity(struct jh_symbolizer *s, struct where *w, size_t n)
 			continue;
 		m->mismatch = 1;
 		const char *base = strrchr(m->mappath, '/');
+		if (!strncmp(m->key, "program:", 8) && main && *main) {
+			again = 1;
+			jh_warn("%s differs from the program that ran (%zu of %zu return addresses "
+				"do not follow a call); its frames are named from %s, the file the "
+				"profile mapped, instead",
+				m->mappath, bad, na, main);
+			continue;
+		}
 		jh_warn("%s differs from the program that ran (%zu of %zu return addresses do not "
 			"follow a call); its frames are shown as %s+0xOFF",
 			m->mappath, bad, na, base ? base + 1 : m->mappath);
 	}
 	free(a);
+	if (again)
+		return 1;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t off = 0;
 		if (!w[i].ok || !w[i].m->mismatch)
@@ -699,6 +724,7 @@ static void check_identity(struct jh_symbolizer *s, struct where *w, size_t n)
 		if (jh_module_file_offset(w[i].m, w[i].modaddr, &off) == 0)
 			w[i].modaddr = off;
 	}
+	return 0;
 }
 
 int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t nmaps,
@@ -714,9 +740,17 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	struct where *w = xmalloc(jh_st_mult(npcs ? npcs : 1, sizeof(*w)));
 	for (size_t i = 0; i < npcs; i++)
 		locate(r, nr, x, nx, pcs[i], &w[i]);
+	const char *main = main_mapped(maps, nmaps);
+	if (check_identity(s, w, npcs, main)) { /* the program given is not the one that ran */
+		free(r);
+		nr = build_ranges(s, maps, nmaps, &r);
+		for (size_t i = 0; i < npcs; i++)
+			if (w[i].m && w[i].m->mismatch)
+				locate(r, nr, x, nx, pcs[i], &w[i]);
+		check_identity(s, w, npcs, NULL);
+	}
 	free(r);
 	free(x);
-	check_identity(s, w, npcs);
 	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
 	JH_TRACE("symbolize: resolved");

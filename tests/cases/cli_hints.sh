@@ -27,6 +27,44 @@ for spelling in "--top 3" "-top 3"; do
 done
 "$JEHEAP" --top "$P" "$H" 2>/dev/null | grep -c '%' | grep -qx 10 || fail "--top PROG: not 10 rows"
 
+# '-' and '_' between words are one letter, with -- or -, in full or as a unique
+# prefix: each spelling gives the canonical one's report
+"$JEHEAP" --text --show_bytes "$P" "$H" >"$T/sb" 2>/dev/null || fail "--show_bytes failed"
+for spelling in --show-bytes -show-bytes --show_b --show-b --show-by; do
+	"$JEHEAP" --text $spelling "$P" "$H" >"$T/sp" 2>/dev/null || fail "$spelling: exit $?"
+	cmp -s "$T/sb" "$T/sp" || fail "$spelling differs from --show_bytes"
+done
+cmp -s "$T/sb" <("$JEHEAP" --text "$P" "$H" 2>/dev/null) && fail "--show_bytes changes nothing (no control)"
+"$JEHEAP" --text --inuse_objects "$P" "$H" >"$T/io" 2>/dev/null || fail "--inuse_objects failed"
+for spelling in --inuse-objects -inuse-objects --inuse-o; do
+	"$JEHEAP" --text $spelling "$P" "$H" >"$T/sp" 2>/dev/null || fail "$spelling: exit $?"
+	cmp -s "$T/io" "$T/sp" || fail "$spelling differs from --inuse_objects"
+done
+# (a dump against itself: nothing to show, exit 4; the same message for each spelling)
+rc=0
+"$JEHEAP" --text --diff_base="$H" "$P" "$H" >"$T/db" 2>&1 || rc=$?
+[ "$rc" = 4 ] || fail "--diff_base: exit $rc, want 4"
+for spelling in --diff-base -diff_base -diff-base --diff-b; do
+	rc=0
+	"$JEHEAP" --text $spelling="$H" "$P" "$H" >"$T/sp" 2>&1 || rc=$?
+	[ "$rc" = 4 ] && cmp -s "$T/db" "$T/sp" || fail "$spelling differs from --diff_base"
+done
+for spelling in --fail_on_growth=0 --fail-on_growth=0 -fail_on_growth=0; do
+	rc=0
+	"$JEHEAP" --text $spelling --base="$H" "$P" "$H" >/dev/null 2>&1 || rc=$?
+	[ "$rc" = 0 ] || fail "$spelling: exit $rc"
+done
+rc=0
+"$JEHEAP" --text --fail_on_growth=zz --base="$H" "$P" "$H" >/dev/null 2>"$T/e" || rc=$?
+[ "$rc" = 1 ] || fail "--fail_on_growth=zz: exit $rc, want 1 (the option's own check)"
+"$JEHEAP" --text "$P" "$H" >"$T/plain" 2>/dev/null
+for spelling in --no-show-bytes --no_show_bytes --noshow-bytes; do
+	"$JEHEAP" --text --show_bytes $spelling "$P" "$H" >"$T/sp" 2>/dev/null || fail "$spelling: exit $?"
+	cmp -s "$T/plain" "$T/sp" || fail "$spelling does not turn --show_bytes off"
+done
+expect 1 "option '--show_' is ambiguous: --show_bytes --show_from" --show_ "$H"
+expect 1 "option '--show-' is ambiguous: --show_bytes --show_from" --show- "$H"
+
 # -h is --help
 "$JEHEAP" -h >"$T/h" 2>"$T/he" || fail "-h: exit $?"
 "$JEHEAP" --help >"$T/h2"
@@ -34,7 +72,9 @@ cmp -s "$T/h" "$T/h2" && [ ! -s "$T/he" ] || fail "-h is not --help"
 
 # unknown options: the nearest spellings; ambiguous ones: the candidates
 expect 1 "unknown option '--colapsed'; did you mean --collapsed? (see --help)" --colapsed "$H"
-expect 1 "unknown option '--show-bytes'; did you mean --show_bytes? (see --help)" --show-bytes "$H"
+expect 1 "unknown option '--show-bites'; did you mean --show_bytes? (see --help)" --show-bites "$H"
+expect 1 "unknown option '--fail_on_grwth'; did you mean --fail-on-growth? (see --help)" \
+	--fail_on_grwth=1 "$H"
 expect 1 "unknown option '--foucs'; did you mean --focus? (see --help)" --foucs=x "$H"
 expect 1 "unknown option '--zzzzzz' (see --help)" --zzzzzz "$H"
 expect 1 "option '--t' is ambiguous: --text --top --thread --total_delay --tools --test --test_stride --title --trust-binaries --traces --tree --threads" \

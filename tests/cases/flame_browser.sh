@@ -7,7 +7,8 @@
 # rest hidden) and Reset Zoom restores it; a search marks exactly the frames Python's regex
 # matches and reports their share; the --html table sorts and filters; with --base each
 # frame's colour follows the sign of its inclusive change (computed here from --collapsed's
-# before/after columns); the hover details' objects (bytes for --inuse_objects) equal the sum
+# before/after columns); every label contrasts with its fill by at least 4.5:1 as the browser
+# colours it; the hover details' objects (bytes for --inuse_objects) equal the sum
 # of the frame's lines of --collapsed with that sample type (inuse on cxx-s12, alloc on the
 # prof_accum dump mt-s19-accum, within 1 per line with --base), and --html's objects columns
 # equal --text --alloc_objects; hostile names (tests/fixtures/flame/hostile.symbolized) render as

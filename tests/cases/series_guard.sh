@@ -3,7 +3,8 @@
 # tests/fixtures/series/leaky.c.
 # Summing guard: several jemalloc dumps of one process at different times, or of two
 # processes, are still summed (the Total is the sum of the single dumps' Totals) with
-# exactly one warning line naming what was mixed and pointing at --series and --base;
+# exactly one warning line naming what was mixed and pointing at --series and --base (two
+# builds at two paths are different programs: refused, then summed with --allow-mixed);
 # none for one dump, for --base, for --series, or for files jemalloc did not name.
 # Matching across builds: leaky.c built at -O2 (gcc clones leak_step into
 # leak_step.constprop.0) and at -O0 (plain leak_step) are different builds (their GNU
@@ -47,9 +48,13 @@ for f in "${N[0]}" "${N[1]}" "${N[2]}"; do
 done
 d=$(($(total sum) - s)) # each Total is truncated to whole bytes
 [ "${d#-}" -le 3 ] || fail "sum $(total sum), single dumps $s"
-# two processes
+# two processes (of two builds at two paths: different programs, summed with --allow-mixed)
 pido=$(basename "${O[0]}" | cut -d. -f2)
-"$JEHEAP" --text "${N[1]}" "${O[1]}" >/dev/null 2>err
+rc=0
+"$JEHEAP" --text "${N[1]}" "${O[1]}" >/dev/null 2>err || rc=$?
+[ "$rc" = 1 ] && grep -q 'profiles of different programs are not summed' err ||
+	fail "2 programs summed without --allow-mixed: exit $rc, $(cat err)"
+"$JEHEAP" --text --allow-mixed "${N[1]}" "${O[1]}" >/dev/null 2>err
 [ "$(grep -c 'warning: summing' err)" = 1 ] || fail "2 pids: $(cat err)"
 grep -qxF "jeheap: warning: summing 2 dumps of different processes (pids $pidn, $pido): --series follows dumps over time, --base=OLD shows what changed" err ||
 	fail "2 pids: $(cat err)"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Binary identity check: the sampled return addresses of a module must
 # follow a call in the file. The fixture program rebuilt with one function added, pointed
-# at a real dump of the original: one warning, and no frame of the program is named (all
-# print as rfix+0xOFF); --trust-binaries turns the check off (and the wrong names, e.g.
+# at a real dump of the original: one warning, and its frames are named from the file the
+# dump mapped (the original) instead; with that file gone, or rebuilt too, no frame of the
+# program is named (all print as rfix+0xOFF); a Debian program given for a dump of another
+# one: named from the mapped file; --trust-binaries turns the check off (and the wrong names, e.g.
 # padding_fn, come back: what the check prevents). No false alarm on the original (PIE),
 # a stripped copy with a separate debug file (.gnu_debuglink), nor on any golden dump
 # (PIE and non-PIE programs, a shared library, libc, libstdc++, the loader).
@@ -19,18 +21,51 @@ awk 'NR == 1, /^#include <string.h>/ { print; next }
      { print }' src/rfix.c >rb/rfix.c
 grep -q padding_fn rb/rfix.c || fail "fixture not changed"
 (cd rb && gcc -g -O2 -fno-omit-frame-pointer -o rfix rfix.c)
+# 1a. given as the program while the file the dump mapped (./rfix) is there: one warning, and
+# the frames are named from the mapped file, exactly as without a program argument
+"$JEHEAP" --text "$H" >plain 2>/dev/null || fail "no program: exit $?"
 "$JEHEAP" --text rb/rfix "$H" >out 2>err || fail "rebuilt: exit $?"
 grep -v '% of bytes fully symbolized' err >warn
 [ "$(wc -l <warn)" = 1 ] || fail "rebuilt: not one warning: $(cat err)"
-grep -Eqx 'jeheap: warning: rb/rfix differs from the program that ran \(([0-9]+) of ([0-9]+) return addresses do not follow a call\); its frames are shown as rfix\+0xOFF' warn ||
+grep -Eqx 'jeheap: warning: rb/rfix differs from the program that ran \(([0-9]+) of ([0-9]+) return addresses do not follow a call\); its frames are named from /.*/rfix, the file the profile mapped, instead' warn ||
 	fail "rebuilt: $(cat warn)"
 n=$(sed 's/.*ran (\([0-9]*\) of \([0-9]*\) .*/\1 \2/' warn)
 [ "${n% *}" -ge 3 ] && [ $((${n% *} * 20)) -gt "${n#* }" ] || fail "counts: $n"
-grep -Eq "$names" out && fail "rebuilt: a frame of the program is named: $(grep -E "$names" out | head -3)"
-grep -q ' rfix+0x[0-9a-f]*$' out || fail "rebuilt: no rfix+0xOFF frame"
+cmp -s plain out || fail "rebuilt: not named as from the mapped file: $(diff plain out | head -5)"
+grep -q ' leaf_alloc$' out || fail "rebuilt: leaf_alloc not named"
+grep -q 'padding_fn' out && fail "rebuilt: a name from the wrong program"
+# 1b. the mapped file gone: no name at all, every frame of the program as rfix+0xOFF
+mv rfix rfix.away
+"$JEHEAP" --text rb/rfix "$H" >out 2>err || fail "rebuilt, mapped file gone: exit $?"
+grep -q 'differs from the program that ran' err || fail "mapped file gone: no warning: $(cat err)"
+grep -Eq "$names" out && fail "mapped file gone: a frame of the program is named: $(grep -E "$names" out | head -3)"
+grep -q ' rfix+0x[0-9a-f]*$' out || fail "mapped file gone: no rfix+0xOFF frame"
 # --collapsed too: every frame of the program as rfix+0xOFF
 "$JEHEAP" --collapsed rb/rfix "$H" 2>/dev/null | grep -Eq '(^|;)(padding_fn|leaf_alloc|mid|recurse|main)(;| )' &&
-	fail "rebuilt: --collapsed names a frame of the program"
+	fail "mapped file gone: --collapsed names a frame of the program"
+# 1c. the mapped file rebuilt too: it fails the check in turn (its own warning), no name
+cp rb/rfix rfix
+"$JEHEAP" --text rb/rfix "$H" >out 2>err || fail "both rebuilt: exit $?"
+grep -Eq 'warning: /.*/rfix differs from the program that ran .*; its frames are shown as rfix\+0xOFF$' err ||
+	fail "both rebuilt: no warning about the mapped file: $(cat err)"
+grep -Eq "$names" out && fail "both rebuilt: a frame of the program is named"
+grep -q ' rfix+0x[0-9a-f]*$' out || fail "both rebuilt: no rfix+0xOFF frame"
+mv rfix.away rfix
+# 1d. Debian's binaries as shipped (stripped): a dump of /usr/bin/sort given /usr/bin/gzip as
+# the program (its segments differ from the mapping): one warning, and every frame is named
+# as from the dump alone, none as gzip+0xOFF
+mkdir sort
+seq 1 200000 | tac >nums
+LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:10,prof_prefix:$T/sort/s \
+	/usr/bin/sort -S 50M nums >/dev/null
+S=$(ls sort/s.*.heap)
+"$JEHEAP" --text "$S" >plain 2>/dev/null || fail "sort dump: exit $?"
+grep -q ' sort+0x' plain || fail "sort dump: no frame in /usr/bin/sort (the test proves nothing)"
+"$JEHEAP" --text /usr/bin/gzip "$S" >out 2>err || fail "gzip for sort: exit $?"
+grep -qx 'jeheap: warning: /usr/bin/gzip: /usr/bin/gzip is not the file that was mapped at .*; the file the profile mapped is used instead' err ||
+	fail "gzip for sort: $(cat err)"
+grep -q 'gzip+0x' out && fail "gzip for sort: frames labelled gzip+0xOFF"
+cmp -s plain out || fail "gzip for sort: not as from the dump alone: $(diff plain out | head -4)"
 # --trust-binaries: no check, no warning (and the names it would have shown are wrong)
 "$JEHEAP" --text --trust-binaries rb/rfix "$H" >out 2>err || fail "--trust-binaries: exit $?"
 grep -q 'differs' err && fail "--trust-binaries: $(cat err)"

@@ -44,11 +44,13 @@ def run(jeheap, *args):
 
 FRAMES_JS = """(function () {
   return jhFlame.frames().map(function (g) {
-    var r = g.querySelector(':scope > rect'), b = r.getBBox(), d = 0, i = jhFlame.info(g);
+    var r = g.querySelector(':scope > rect'), b = r.getBBox(), d = 0, i = jhFlame.info(g),
+        t = g.querySelector(':scope > text');
     for (var p = g.parentElement.closest('g.f'); p; p = p.parentElement.closest('g.f')) d++;
     var shown = g.getClientRects().length > 0 && getComputedStyle(g).display !== 'none';
     return [i.name, d, b.x, b.width, i.value, g.classList.contains('m'),
-            r.getAttribute('fill'), shown, g.querySelector(':scope > title').textContent];
+            r.getAttribute('fill'), shown, g.querySelector(':scope > title').textContent,
+            t ? getComputedStyle(t).fill : null];
   });
 })()"""
 
@@ -91,6 +93,26 @@ def rgb(fill):
     m = re.fullmatch(r"#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})", fill or "")
     check(m, "fill %r is #rrggbb" % fill)
     return tuple(int(x, 16) for x in m.groups())
+
+
+def check_contrast(frames, label):
+    """Every label as the browser colours it (computed style) against its frame's fill:
+    at least 4.5:1 (WCAG AA)."""
+    def lum(c):
+        lin = [v / 255.0 / 12.92 if v / 255.0 <= 0.04045 else
+               ((v / 255.0 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    n = 0
+    for f in frames:
+        if not f[9]:
+            continue
+        m = re.fullmatch(r"rgb\((\d+), (\d+), (\d+)\)", f[9])
+        check(m, "%s: %r label colour %r is rgb()" % (label, f[0], f[9]))
+        a, b = sorted((lum(rgb(f[6])), lum([int(x) for x in m.groups()])), reverse=True)
+        check((a + 0.05) / (b + 0.05) >= 4.5, "%s: %r label %s on %s: contrast %.2f:1" %
+              (label, f[0], f[9], f[6], (a + 0.05) / (b + 0.05)))
+        n += 1
+    check(n > 5, "%s: %d labels checked for contrast" % (label, n))
 
 
 def center(page, js_elem):
@@ -199,6 +221,7 @@ def check_page(b, path, collapsed, label, shots, html, text_rows=None, col2=None
     check(frames and frames[0][1] == 0 and frames[0][4] == total,
           "%s: root value %s == the profile's total %s" % (label, frames[0][4], total))
     pairs = match(frames, nodes, wpt, label)
+    check_contrast(frames, label)
     page.screenshot(os.path.join(shots, label + ".png"), full=True)
     check_hover(page, frames, label)
     if col2 is not None:
@@ -235,6 +258,7 @@ def check_diff(b, path, collapsed, label, shots, col2):
               (label, f[8], want))
         signs.add((d > 0) - (d < 0))
     check({1, -1} <= signs, label + ": both growth and shrinkage are shown")
+    check_contrast(frames, label)
     check_companion(page, collapsed, col2, label, "objects", diff=True)
     page.screenshot(os.path.join(shots, label + ".png"), full=True)
     check(not page.errors() and not page.dialogs, label + ": no error or dialog")

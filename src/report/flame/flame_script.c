@@ -234,4 +234,6 @@ const char jh_flame_style[] =
 	"#jh-frames g.f{cursor:pointer}"
 	"#jh-frames g.h>rect{stroke:#000;stroke-width:1}"
 	"#jh-frames g.i>rect{stroke:#333;stroke-dasharray:3 2}"
-	"#jh-frames g.p>rect{opacity:0.6}";
+	"#jh-frames g.p>rect{opacity:0.6}"
+	"#jh-frames g.w>text{fill:#fff}"
+	"#jh-frames g.m>text{fill:#000}";

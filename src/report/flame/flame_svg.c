@@ -114,9 +114,16 @@ static int module_class(const struct jh_model *m, const struct jh_fnode *n)
 	return strstr(b ? b + 1 : l->module, ".so") ? MOD_LIBRARY : MOD_PROGRAM;
 }
 
-/* The fill of a frame: by module and name, or by its change (differential). */
-static void add_fill(struct jh_sb *sb, const struct jh_flame *f, const struct jh_fnode *n,
-		     const struct jh_coll_str *t, int64_t delta_max)
+static uint32_t rgb(int r, int g, int b)
+{
+	return (uint32_t)r << 16 | (uint32_t)g << 8 | (uint32_t)b;
+}
+
+/* The fill of a frame (0xRRGGBB): by module and name, or by its change
+ * (differential: flamegraph.pl's shades, white at no change to pure red or
+ * blue at the largest). */
+static uint32_t frame_fill(const struct jh_flame *f, const struct jh_fnode *n,
+			   const struct jh_coll_str *t, int64_t delta_max)
 {
 	if (f->g->has_base) {
 		int64_t d = n->after - n->before;
@@ -124,34 +131,45 @@ static void add_fill(struct jh_sb *sb, const struct jh_flame *f, const struct jh
 		int v = (int)(210.0 * (delta_max - a) / delta_max);
 		v = v < 0 ? 0 : v;
 		if (d > 0)
-			jh_sb_addf(sb, "#ff%02x%02x", v, v);
-		else if (d < 0)
-			jh_sb_addf(sb, "#%02x%02xff", v, v);
-		else
-			jh_sb_adds(sb, "#fafafa");
-		return;
+			return rgb(255, v, v);
+		if (d < 0)
+			return rgb(v, v, 255);
+		return rgb(250, 250, 250);
 	}
-	if (!t) {
-		jh_sb_adds(sb, "#f0a03c");
-		return;
-	}
+	if (!t)
+		return rgb(240, 160, 60);
 	uint64_t h = name_hash(t->s, t->len);
 	double v1 = (double)(h & 0xffff) / 65535.0, v2 = (double)(h >> 16 & 0xffff) / 65535.0,
 	       v3 = (double)(h >> 32 & 0xffff) / 65535.0;
 	switch (module_class(f->g->m, n)) {
 	case MOD_LIBRARY:
-		jh_sb_addf(sb, "#%02x%02x%02x", 50 + (int)(60 * v1), 160 + (int)(70 * v2),
-			   190 + (int)(50 * v3));
-		break;
+		return rgb(50 + (int)(60 * v1), 160 + (int)(70 * v2), 190 + (int)(50 * v3));
 	case MOD_UNKNOWN: {
 		int c = 170 + (int)(50 * v1);
-		jh_sb_addf(sb, "#%02x%02x%02x", c, c, c);
-		break;
+		return rgb(c, c, c);
 	}
-	default:
-		jh_sb_addf(sb, "#%02x%02x%02x", 205 + (int)(50 * v3), (int)(230 * v1),
-			   (int)(55 * v2));
+	default: return rgb(205 + (int)(50 * v3), (int)(230 * v1), (int)(55 * v2));
 	}
+}
+
+/* One sRGB channel (0..255) made linear, as WCAG's relative luminance takes it. */
+static double linear(uint32_t c)
+{
+	double x = (double)c / 255.0;
+	return x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4);
+}
+
+/*
+ * Whether a label on fill is written white rather than black: the one of
+ * the two that contrasts more (WCAG's (L1 + 0.05) / (L2 + 0.05)). Black's
+ * contrast is (L + 0.05) / 0.05, white's 1.05 / (L + 0.05); the better one
+ * is at least 4.58:1 for any fill, above WCAG AA's 4.5.
+ */
+static int white_text(uint32_t fill)
+{
+	double l = 0.2126 * linear(fill >> 16 & 0xff) + 0.7152 * linear(fill >> 8 & 0xff) +
+		   0.0722 * linear(fill & 0xff);
+	return 1.05 / (l + 0.05) > (l + 0.05) / 0.05;
 }
 
 /* x rounded as "%.1f" prints it. */
@@ -220,7 +238,9 @@ static void add_frame(struct jh_sb *sb, struct frame_ctx *x, const struct jh_fno
 	const struct jh_model *m = f->g->m;
 	int root = n->rank == UINT32_MAX;
 	const struct jh_coll_str *t = root ? NULL : &f->c.rstr[n->rank];
-	jh_sb_adds(sb, root ? "<g class=\"f r\"" : t->inl ? "<g class=\"f i\"" : "<g class=\"f\"");
+	uint32_t fill = frame_fill(f, n, t, x->delta_max);
+	jh_sb_adds(sb, root ? "<g class=\"f r" : t->inl ? "<g class=\"f i" : "<g class=\"f");
+	jh_sb_adds(sb, white_text(fill) ? " w\"" : "\""); /* w: a white label */
 	jh_sb_addf(sb, " data-o=\"%lld\"", (long long)n->v2);
 	if (!root) {
 		const struct jh_location *l = &m->locs[n->loc];
@@ -254,8 +274,7 @@ static void add_frame(struct jh_sb *sb, struct frame_ctx *x, const struct jh_fno
 	jh_sb_addf(sb,
 		   ")</title><rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"15.0\" fill=\"",
 		   x1, y1, round1(x2) - round1(x1));
-	add_fill(sb, f, n, t, x->delta_max);
-	jh_sb_adds(sb, "\"/>");
+	jh_sb_addf(sb, "#%06x\"/>", (unsigned)fill);
 	if ((long)((x2 - x1) / (FONT * FONT_WIDTH)) >= 3) { /* else no label */
 		jh_sb_addf(sb, "<text x=\"%.2f\" y=\"%.1f\">", x1 + 3, y1 + 10.5);
 		add_label(sb, x->tmp.buf, x->tmp.len, x2 - x1);

@@ -447,8 +447,11 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		free(res);
 		return -1;
 	}
-	for (size_t i = 0; i < nu; i++)
+	for (size_t i = 0; i < nu; i++) {
+		if (p->no_stack && upcs[i] == JH_NO_STACK_PC)
+			embedded_frames(m, "[no stack]", upcs[i], &res[i]);
 		out[i] = add_location(m, upcs[i], &res[i], unindexed);
+	}
 	free(res);
 	return 0;
 }

@@ -32,8 +32,8 @@ struct jh_counts {
 
 /* The pc of the one frame of a sample written without a stack ("@" and no
  * address, Go's legacy heap profiles): with jh_profile.no_stack set, the
- * model names it "[no stack]". */
-#define JH_NO_STACK_PC UINT64_MAX
+ * model names it "[no stack]"; 0, as pprof takes address 0 for none). */
+#define JH_NO_STACK_PC 0
 
 /* One line of /proc/pid/maps. path is "" for anonymous mappings. */
 struct jh_mapping {
@@ -83,6 +83,8 @@ struct jh_profile {
 	uint64_t period; /* sampling period from the header (0 = none) */
 	int has_symbols; /* the file had a `--- symbol` section */
 	int no_stack;    /* a sample had no stack (its pc is JH_NO_STACK_PC) */
+	int maps_cut;    /* a jemalloc dump cut short before its memory map: its
+	                  * addresses cannot be placed (the model leaves them) */
 	/* The sums of the main counts of all stacks (each below 2^63: the
 	 * reader refuses a file whose sums are not) */
 	struct jh_counts total;

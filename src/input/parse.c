@@ -108,12 +108,13 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	/* a jemalloc dump ends with its memory map: without it (or with its
 	 * last line cut) the process stopped while writing it */
 	int cut_maps = !r.maps && p->format == JH_FMT_HEAP_V2 && !p->has_symbols;
+	p->maps_cut = cut_maps;
 	if (rc < 0 && r.truncated && r.body) {
 		jh_warn("%s:%lu: dump cut short: last line incomplete%s; the report covers the "
 			"lines before it",
 			jh_input_name(in), jh_input_lineno(in),
 			r.maps     ? " (in the memory map)"
-			: cut_maps ? ", no MAPPED_LIBRARIES section"
+			: cut_maps ? ", no MAPPED_LIBRARIES section (addresses stay unresolved)"
 				   : "");
 		rc = 0;
 	} else if (rc < 0 && r.truncated) {

@@ -443,7 +443,8 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		return 0;
 	}
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
-	if (s && jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
+	if (s && !p->maps_cut &&
+	    jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 		free(res);
 		return -1;
 	}

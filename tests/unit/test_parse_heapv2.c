@@ -217,6 +217,22 @@ static void test_maps(void **state)
 	assert_string_equal(p.maps[1].path, "$builder/x");
 	assert_string_equal(p.maps[2].path, "/usr/lib/libfoo.so");
 	assert_int_equal(p.maps[2].offset, 0);
+	assert_true(p.maps[2].brief && !p.maps[0].brief);
+	jh_profile_release(&p);
+
+	/* pprof's attr=value for any attr, comments, anonymous ---p lines, a
+	 * line that is not a map line skipped */
+	read_ok(&p, "heap_v2/1\n@ 0x1\n  t*: 1: 8 [0: 0]\nMAPPED_LIBRARIES:\n"
+		    "source = /home/u \n# comment\n"
+		    "7f0000000000-7f0000001000 ---p 00000000 00:00 0\n"
+		    "not a map line\n"
+		    "400000-401000: $source/prog\n"
+		    "500000-501000 r-xp 00001000 08:01 7 $source/lib$sourcex.so\n");
+	assert_int_equal(p.nmaps, 3);
+	assert_string_equal(p.maps[0].perms, "---p");
+	assert_string_equal(p.maps[0].path, "");
+	assert_string_equal(p.maps[1].path, "/home/u/prog");
+	assert_string_equal(p.maps[2].path, "/home/u/lib$sourcex.so");
 	jh_profile_release(&p);
 
 	struct jh_mapping m;

@@ -30,12 +30,19 @@ struct jh_counts {
 
 #define JH_BUILD_ID_MAX 64
 
+/* The pc of the one frame of a sample written without a stack ("@" and no
+ * address, Go's legacy heap profiles): with jh_profile.no_stack set, the
+ * model names it "[no stack]"; 0, as pprof takes address 0 for none). */
+#define JH_NO_STACK_PC 0
+
 /* One line of /proc/pid/maps. path is "" for anonymous mappings. */
 struct jh_mapping {
 	uint64_t start, end; /* [start, end) */
 	uint64_t offset;     /* file offset of start */
 	char perms[5];       /* "r-xp" */
 	int deleted;         /* path had a " (deleted)" suffix (removed from path) */
+	int brief;           /* a "start-end: path" line: no offset, the file's first
+	                      * loaded byte is at start */
 	char *path;          /* owned */
 	/* the build ID the profile gives for the mapping (pprof input), else len 0 */
 	unsigned char build_id[JH_BUILD_ID_MAX];
@@ -75,7 +82,13 @@ struct jh_profile {
 	enum jh_format format;
 	uint64_t period; /* sampling period from the header (0 = none) */
 	int has_symbols; /* the file had a `--- symbol` section */
-	char *binary;    /* binary= of a symbol section, else NULL; owned */
+	int no_stack;    /* a sample had no stack (its pc is JH_NO_STACK_PC) */
+	int maps_cut;    /* a jemalloc dump cut short before its memory map: its
+	                  * addresses cannot be placed (the model leaves them) */
+	/* The sums of the main counts of all stacks (each below 2^63: the
+	 * reader refuses a file whose sums are not) */
+	struct jh_counts total;
+	char *binary; /* binary= of a symbol section, else NULL; owned */
 	/* Values the file has (bit 1 << enum jh_value; 0 = all, the text
 	 * formats); a pprof profile's sample types are named in types. */
 	unsigned values;

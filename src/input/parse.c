@@ -5,6 +5,7 @@
  */
 #include "parse.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,8 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols)
 								 : "empty file");
 		}
 		const char *s = line, *e = line + len;
-		if (s == e || jh_rskip_space(s, e) == s || JH_STARTS(s, e, "<jemalloc>:"))
+		if (s == e || jh_rskip_space(s, e) == s || JH_STARTS(s, e, "<jemalloc>:") ||
+		    *jh_skip_space(s, e) == '#')
 			continue;
 		if (*s == '%') {
 			if (JH_STARTS(s, e, "%warn") && (len == 5 || jh_isspace(s[5]))) {
@@ -76,6 +78,24 @@ int jh_parse_profile(struct jh_reader *r, int after_symbols)
 	}
 }
 
+/* p->total; a sum that reaches 2^63 fails (formats without lines: the
+ * text readers refuse it at the line that reaches it, jh_sum_add). */
+static int profile_total(struct jh_profile *p, struct jh_diag *d)
+{
+	struct jh_counts t = { { 0 } };
+	for (size_t i = 0; i < p->nstacks; i++)
+		for (int k = 0; k < JH_NVALUES; k++)
+			t.v[k] += fabs(p->stacks[i].c.v[k]);
+	p->total = t;
+	for (int k = 0; k < JH_NVALUES; k++)
+		if (!(t.v[k] < 0x1p63))
+			return jh_diag_set(d, JH_EXIT_INPUT, p->source, 0,
+					   "the values add up to %.0f, more than a report can "
+					   "show exactly (at most 9223372036854775807)",
+					   t.v[k]);
+	return 0;
+}
+
 static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag *d)
 {
 	struct jh_reader r = { .p = p, .in = in, .d = d };
@@ -85,14 +105,28 @@ static int read_input(struct jh_profile *p, struct jh_input *in, struct jh_diag 
 	p->source = xstrdup(jh_input_name(in));
 	int is_pprof = jh_is_pprof(&r);
 	int rc = is_pprof < 0 ? -1 : is_pprof ? jh_parse_pprof(&r) : jh_parse_profile(&r, 0);
+	/* a jemalloc dump ends with its memory map: without it (or with its
+	 * last line cut) the process stopped while writing it */
+	int cut_maps = !r.maps && p->format == JH_FMT_HEAP_V2 && !p->has_symbols;
+	p->maps_cut = cut_maps;
 	if (rc < 0 && r.truncated && r.body) {
-		jh_warn("%s:%lu: truncated last line ignored", jh_input_name(in),
-			jh_input_lineno(in));
+		jh_warn("%s:%lu: dump cut short: last line incomplete%s; the report covers the "
+			"lines before it",
+			jh_input_name(in), jh_input_lineno(in),
+			r.maps     ? " (in the memory map)"
+			: cut_maps ? ", no MAPPED_LIBRARIES section (addresses stay unresolved)"
+				   : "");
 		rc = 0;
 	} else if (rc < 0 && r.truncated) {
 		rc = jh_diag_set(d, JH_EXIT_INPUT, jh_input_name(in), jh_input_lineno(in),
 				 "file ends before the profile");
+	} else if (!rc && cut_maps && r.body_lines) {
+		jh_warn("%s: dump cut short: no MAPPED_LIBRARIES section (addresses stay "
+			"unresolved); the report covers the %lu lines read",
+			jh_input_name(in), jh_input_lineno(in));
 	}
+	if (!rc)
+		rc = profile_total(p, d);
 	if (!rc && r.body && !r.body_lines) /* a dump cut right after its header */
 		rc = jh_diag_set(d, JH_EXIT_NODATA, jh_input_name(in), 0,
 				 "no samples: empty or truncated");

@@ -19,10 +19,14 @@ struct jh_reader {
 	struct jh_profile *p;
 	struct jh_input *in;
 	struct jh_diag *d;
-	int truncated;  /* the last line was cut off; stop quietly */
-	int body;       /* a profile header was read (heap_v2 or legacy) */
-	int body_lines; /* a line other than blanks came after that header */
-	uint64_t *pcs;  /* scratch stack */
+	int truncated;         /* the last line was cut off; stop quietly */
+	int body;              /* a profile header was read (heap_v2 or legacy) */
+	int body_lines;        /* a line other than blanks came after that header */
+	int maps;              /* a memory map section was read */
+	int map_warned;        /* an unrecognised map line was warned about */
+	struct jh_counts sum;  /* the counts added so far (jh_sum_add) */
+	struct jh_counts tsum; /* the same for the threads' counts */
+	uint64_t *pcs;         /* scratch stack */
 	size_t npcs, pcs_alloc;
 	uint64_t pcs_hash;    /* jh_stack_hash_step over pcs */
 	struct jh_sb sb;      /* scratch line ($build substitution) */
@@ -269,10 +273,23 @@ static inline int jh_parse_quad(struct jh_reader *r, const char **sp, const char
 int jh_parse_stack(struct jh_reader *r, const char *s, const char *e);
 
 /* Sampling correction of one count line in jeprof's operation order
- * (AdjustSamples): algo 0 none, 1 v1 (gperftools), 2 v2 (Poisson). Returns
+ * (AdjustSamples): algo 0 none, 1 v1 (gperftools), 2 v2 (Poisson); 3 is
+ * Go pprof's v2 (scaleHeapSample: no correction for a period of 1 or less,
+ * each value truncated to an integer, 0 objects or 0 bytes give 0). Returns
  * -1 with a message where jeprof would divide by zero. */
 int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4],
 	      struct jh_counts *c);
+/* Adds c to *sum; -1 with a message naming the current line when a sum
+ * reaches 2^63 (a Total that no report could print exactly). */
+int jh_sum_over(struct jh_reader *r, const struct jh_counts *sum);
+static inline int jh_sum_add(struct jh_reader *r, struct jh_counts *sum, const struct jh_counts *c)
+{
+	double a = sum->v[0] += c->v[0], b = sum->v[1] += c->v[1];
+	double x = sum->v[2] += c->v[2], y = sum->v[3] += c->v[3];
+	if (a < 0x1p63 && b < 0x1p63 && x < 0x1p63 && y < 0x1p63)
+		return 0;
+	return jh_sum_over(r, sum);
+}
 /* Only the checks of jh_adjust (same messages), for counts not kept. */
 int jh_adjust_check(struct jh_reader *r, int algo, double period, const uint64_t raw[4]);
 /* Next body line of a heap profile: 1 with [*s, *e) trimmed and non-blank,
@@ -294,9 +311,9 @@ int jh_parse_pprof(struct jh_reader *r);
 /* Reads the next header (skipping % command lines) and runs the reader for
  * it; after_symbols changes the message for an unknown header. */
 int jh_parse_profile(struct jh_reader *r, int after_symbols);
-/* The rest of the input is a memory map (MAPPED_LIBRARIES: or, with
- * memory_map set, "--- Memory map:" with build= substitution). */
-int jh_parse_maps(struct jh_reader *r, int memory_map);
+/* The rest of the input is a memory map (after MAPPED_LIBRARIES: or
+ * "--- Memory map:"). */
+int jh_parse_maps(struct jh_reader *r);
 
 /* Model helpers (profile.c). */
 /* The stack hash, one pc at a time (readers hash while they parse). */

@@ -79,6 +79,8 @@ static int record_line(struct jh_reader *r, const char *s, const char *e, double
 							r->pcs_hash);
 	if (!keep)
 		return 0;
+	if (jh_sum_add(r, uid == UINT64_MAX ? &r->sum : &r->tsum, &c))
+		return -1;
 	if (uid == UINT64_MAX)
 		jh_profile_add(r->p, *stack, &c);
 	else

@@ -135,9 +135,28 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 	return 0;
 }
 
+int jh_sum_over(struct jh_reader *r, const struct jh_counts *sum)
+{
+	static const char *const what[JH_NVALUES] = { "in-use objects", "in-use bytes",
+						      "allocated objects", "allocated bytes" };
+	int i = 0;
+	while (i < JH_NVALUES - 1 && sum->v[i] < 0x1p63)
+		i++;
+	return jh_bad_line(r,
+			   "the %s add up to %.0f, more than a report can show exactly "
+			   "(at most 9223372036854775807)",
+			   what[i], sum->v[i]);
+}
+
 int jh_adjust_check(struct jh_reader *r, int algo, double period, const uint64_t raw[4])
 {
 	for (int i = 0; i < 4; i += 2) {
+		if (algo == 3) { /* pprof's parseHeapSample */
+			if (raw[i] == 0 && raw[i + 1] != 0)
+				return jh_bad_line(r, "%llu bytes in 0 objects",
+						   (unsigned long long)raw[i + 1]);
+			continue;
+		}
 		if (algo && period != 0 && raw[i] != 0 && raw[i + 1] == 0)
 			return jh_bad_line(r, "%llu objects with 0 bytes",
 					   (unsigned long long)raw[i]);
@@ -156,7 +175,15 @@ int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4
 		return -1;
 	for (int i = 0; i < 4; i += 2) {
 		double n = (double)raw[i], s = (double)raw[i + 1];
-		if (algo && period != 0 && n != 0) {
+		if (algo == 3) {
+			if (n == 0 || s == 0) {
+				n = s = 0;
+			} else if (period > 1) {
+				double scale = 1 / (1 - exp(-(s / n) / period));
+				n = trunc(n * scale);
+				s = trunc(s * scale);
+			}
+		} else if (algo && period != 0 && n != 0) {
 			double ratio = ((s * 1.0) / n) / period;
 			if (algo == 2) {
 				double scale = 1 / (1 - exp(-ratio));
@@ -166,16 +193,16 @@ int jh_adjust(struct jh_reader *r, int algo, double period, const uint64_t raw[4
 				n /= ratio;
 				s /= ratio;
 			}
-			/* a period so large that 1 - exp(-ratio) is 0: no finite
-			 * unsampled value (a period of 0 is taken as is, above) */
-			if (!isfinite(n) || !isfinite(s))
-				return jh_bad_line(
-					r,
-					"%llu objects of %llu bytes: the unsampled value "
-					"overflows (sampling period %llu)",
-					(unsigned long long)raw[i], (unsigned long long)raw[i + 1],
-					(unsigned long long)r->p->period);
 		}
+		/* a period so large that 1 - exp(-ratio) is 0: no finite
+		 * unsampled value (a period of 0 is taken as is, above) */
+		if (algo && (!isfinite(n) || !isfinite(s)))
+			return jh_bad_line(r,
+					   "%llu objects of %llu bytes: the unsampled value "
+					   "overflows (sampling period %llu)",
+					   (unsigned long long)raw[i],
+					   (unsigned long long)raw[i + 1],
+					   (unsigned long long)r->p->period);
 		c->v[i] = n;
 		c->v[i + 1] = s;
 	}

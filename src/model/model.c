@@ -443,12 +443,16 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		return 0;
 	}
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));
-	if (s && jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
+	if (s && !p->maps_cut &&
+	    jh_symbolize(s, p->maps, p->nmaps, upcs, nu, &m->names, res, &m->frames, d)) {
 		free(res);
 		return -1;
 	}
-	for (size_t i = 0; i < nu; i++)
+	for (size_t i = 0; i < nu; i++) {
+		if (p->no_stack && upcs[i] == JH_NO_STACK_PC)
+			embedded_frames(m, "[no stack]", upcs[i], &res[i]);
 		out[i] = add_location(m, upcs[i], &res[i], unindexed);
+	}
 	free(res);
 	return 0;
 }

@@ -3,7 +3,9 @@
  * callers' return addresses must each follow a call instruction in the
  * file (x86-64: call rel32, or call r/m64 in any of its encodings); a file
  * rebuilt since the dump gives other bytes there. Files of other machines
- * are not checked.
+ * are not checked, nor Go programs: their stacks hold addresses that follow
+ * no call by design (runtime.goexit + 1 at the root; an inlined call's
+ * inline mark + 1).
  */
 #include "sym_identity.h"
 
@@ -72,8 +74,42 @@ static int is_return(const struct jh_module *m, int fd, uint64_t a)
 	return 0;
 }
 
+static uint64_t rd(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* A 64-bit little-endian ELF file with a .gopclntab section (Go's). */
+static int is_go(const struct jh_module *m)
+{
+	size_t n;
+	const unsigned char *p = jh_elf_image_raw(m->bin, &n);
+	if (!p || n < 64 || p[4] != ELFCLASS64 || p[5] != ELFDATA2LSB)
+		return 0;
+	uint64_t shoff = rd(p + 0x28, 8), nsec = rd(p + 0x3c, 2), stri = rd(p + 0x3e, 2);
+	if (rd(p + 0x3a, 2) != 64 || stri >= nsec || shoff > n || nsec > (n - shoff) / 64)
+		return 0;
+	const unsigned char *sh = p + shoff, *st = sh + 64 * stri;
+	uint64_t stroff = rd(st + 0x18, 8), strsz = rd(st + 0x20, 8);
+	static const char go[] = ".gopclntab";
+	if (stroff > n || strsz > n - stroff)
+		return 0;
+	for (uint64_t i = 0; i < nsec; i++) {
+		uint64_t name = rd(sh + 64 * i, 4);
+		if (name < strsz && strsz - name >= sizeof(go) &&
+		    !memcmp(p + stroff + name, go, sizeof(go)))
+			return 1;
+	}
+	return 0;
+}
+
 size_t jh_module_not_returns(const struct jh_module *m, const uint64_t *a, size_t n)
 {
+	if (is_go(m))
+		return 0;
 	int fd = open(jh_elf_image_path(m->bin), O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;

@@ -330,6 +330,15 @@ int jh_module_bias(struct jh_module *m, const struct jh_mapping *map, int contin
 	const struct jh_elf_load *ld;
 	size_t n = jh_elf_image_loads(m->bin, &ld);
 	uint64_t len = map->end - map->start;
+	if (map->brief && n) {
+		/* no file offset (pprof's elfexec.GetBase with offset 0): start is
+		 * where the first loaded segment's page is (they ascend by vaddr) */
+		*bias = map->start - page_down(ld[0].vaddr);
+		if (jh_elf_image_type(m->bin) != ET_EXEC || *bias == 0)
+			return 0;
+		warn_mismatch(m, map, "non-PIE executable loaded at another address");
+		return -1;
+	}
 	if (m->debug_only)
 		return debug_bias(m, map, ld, n, bias);
 	for (size_t i = 0; i < n; i++) {

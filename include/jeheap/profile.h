@@ -40,6 +40,11 @@ struct jh_mapping {
 	/* the build ID the profile gives for the mapping (pprof input), else len 0 */
 	unsigned char build_id[JH_BUILD_ID_MAX];
 	size_t build_id_len;
+	/* the profile says which ELF virtual address start is (pprof input:
+	 * jemalloc_pprof's forms): module address = pc - start + vaddr, no
+	 * segment of the file need match offset and size */
+	int has_vaddr;
+	uint64_t vaddr;
 };
 
 struct jh_thread {
@@ -75,7 +80,10 @@ struct jh_profile {
 	enum jh_format format;
 	uint64_t period; /* sampling period from the header (0 = none) */
 	int has_symbols; /* the file had a `--- symbol` section */
-	char *binary;    /* binary= of a symbol section, else NULL; owned */
+	/* pprof input: pcs without a symbol line are symbolized from the
+	 * mappings (those of a symbol section are shown as hex) */
+	int sym_fallback;
+	char *binary; /* binary= of a symbol section, else NULL; owned */
 	/* Values the file has (bit 1 << enum jh_value; 0 = all, the text
 	 * formats); a pprof profile's sample types are named in types. */
 	unsigned values;

@@ -293,7 +293,12 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 				    maps[j].perms[2] == 'x' && maps[j].start == mp->end &&
 				    maps[j].offset == mp->offset + (mp->end - mp->start);
 		r[n] = (struct range){ mp->start, mp->end, 0, mp->offset, m, 0 };
-		r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		if (mp->has_vaddr) { /* the profile says where the file is (pprof input) */
+			r[n].bias = mp->start - mp->vaddr;
+			r[n].ok = m->usable && !m->mismatch;
+		} else {
+			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+		}
 		n++;
 	}
 	jh_qsort(r, n, sizeof(*r), cmp_range);

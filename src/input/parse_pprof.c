@@ -41,10 +41,12 @@ int jh_is_pprof(struct jh_reader *r)
 		return -1;
 	if (n < 2)
 		return 0;
-	/* the first field of a Profile is a length-delimited one (sample_type,
-	 * sample, mapping, location, function: tags 0x0a..0x2a) and protobuf
-	 * holds bytes no text profile has */
-	if (b[0] != 0x0a && b[0] != 0x12 && b[0] != 0x1a && b[0] != 0x22 && b[0] != 0x2a)
+	/* the first byte is the tag of a field of Profile (1..14; Go's
+	 * runtime writes period_type, 11, first): length-delimited, or a
+	 * varint for the integer ones; and protobuf holds bytes no text
+	 * profile has */
+	unsigned field = b[0] >> 3, wire = b[0] & 7;
+	if (field < 1 || field > 14 || (wire != 2 && (wire != 0 || field < 7 || field == 11)))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)

@@ -5,7 +5,9 @@
 #   - gives the dump's own --collapsed and --text exactly (names per location: an unnamed
 #     frame is a Location without Line, symbolized again from its mapping's file);
 #   - no Function is named "??", and some Location has no Line (the unnamed frames);
-#   - Go's pprof reads the same stacks (-traces; an unnamed frame is its mapping, [libname]).
+#   - Go's pprof reads the same stacks (-traces; an unnamed frame is its mapping, [libname]);
+# and Go's runtime's own heap profile (pprof.Lookup("heap").WriteTo, whose first field is
+# period_type, not sample_type) is read as a profile.proto with its names, as Go reads it.
 NAME=pprof_roundtrip
 source "${JH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/fixtures/go_pprof_env.sh"
 source "$SRC/tests/fixtures/debian_dumps.sh"
@@ -63,5 +65,44 @@ PY
   python3 "$ORACLE" traces "$TMP/collapsed" "$TMP/traces" > "$TMP/why" ||
     { fail "$name: pprof -traces differs"; head -5 "$TMP/why"; }
 done
-echo "pprof_roundtrip: ${#DEB_DUMPS[@]} Debian dumps, $fails failed"
+mkdir -p "$TMP/goheap"
+cat > "$TMP/goheap/main.go" <<'GO'
+package main
+
+import (
+	"os"
+	"runtime"
+	"runtime/pprof"
+)
+
+var keep [][]byte
+
+func alloc(n int) {
+	for i := 0; i < n; i++ {
+		keep = append(keep, make([]byte, 4096))
+	}
+}
+
+func main() {
+	runtime.MemProfileRate = 1
+	alloc(2000)
+	runtime.GC()
+	f, _ := os.Create(os.Args[1])
+	pprof.Lookup("heap").WriteTo(f, 0)
+	f.Close()
+}
+GO
+n=$((n + 1))
+if (cd "$TMP/goheap" && GO111MODULE=off go run main.go "$TMP/go.pb.gz") > "$TMP/err" 2>&1; then
+  "$JEHEAP" --quiet --collapsed "$TMP/go.pb.gz" > "$TMP/collapsed" 2> "$TMP/err" ||
+    fail "Go heap profile: exit $?: $(head -2 "$TMP/err")"
+  go tool pprof -symbolize=none -unit=B -traces -sample_index=inuse_space "$TMP/go.pb.gz" \
+    > "$TMP/traces" 2>/dev/null
+  python3 "$ORACLE" traces "$TMP/collapsed" "$TMP/traces" > "$TMP/why" ||
+    { fail "Go heap profile: pprof -traces differs"; head -5 "$TMP/why"; }
+  grep -q 'main\.alloc' "$TMP/collapsed" || fail "Go heap profile: no main.alloc"
+else
+  fail "Go heap profile: go run: $(head -3 "$TMP/err")"
+fi
+echo "pprof_roundtrip: ${#DEB_DUMPS[@]} Debian dumps and a Go heap profile, $fails failed"
 [ "$fails" -eq 0 ]

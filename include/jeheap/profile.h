@@ -47,6 +47,11 @@ struct jh_mapping {
 	/* the build ID the profile gives for the mapping (pprof input), else len 0 */
 	unsigned char build_id[JH_BUILD_ID_MAX];
 	size_t build_id_len;
+	/* the profile says which ELF virtual address start is (pprof input:
+	 * jemalloc_pprof's forms): module address = pc - start + vaddr, no
+	 * segment of the file need match offset and size */
+	int has_vaddr;
+	uint64_t vaddr;
 };
 
 struct jh_thread {
@@ -88,6 +93,9 @@ struct jh_profile {
 	/* The sums of the main counts of all stacks (each below 2^63: the
 	 * reader refuses a file whose sums are not) */
 	struct jh_counts total;
+	/* pprof input: pcs without a symbol line are symbolized from the
+	 * mappings (those of a symbol section are shown as hex) */
+	int sym_fallback;
 	char *binary; /* binary= of a symbol section, else NULL; owned */
 	/* Values the file has (bit 1 << enum jh_value; 0 = all, the text
 	 * formats); a pprof profile's sample types are named in types. */

@@ -7,11 +7,20 @@
  * Values are taken as they are (pprof's are already unsampled). Sample
  * types are matched by name: inuse_space/inuse_objects/alloc_space/
  * alloc_objects (Go, jemalloc_pprof), space/objects (pprof's legacy
- * import). Locations whose lines name functions become a symbol section
- * ("outer--inner", innermost last), so the names are kept; a profile
- * without any is symbolized from its mappings like a raw dump. Addresses
- * are return addresses minus one (pprof's convention): callers keep them,
- * the leaf gets its one back (jeheap's pcs, parse_line.c).
+ * import). Names are per location: one whose lines name functions becomes
+ * a symbol line ("outer--inner", innermost last); one without lines, or
+ * whose functions are all named "??" or "", is symbolized from its mapping
+ * like a raw dump (jh_profile.sym_fallback). Addresses are return
+ * addresses minus one (pprof's convention): callers keep them, the leaf
+ * gets its one back (jeheap's pcs, parse_line.c).
+ *
+ * A location's module is its mapping_id's file. When the mappings do not
+ * place the addresses by range (jemalloc_pprof since 2025: every mapping
+ * at 0-0 or 0-ffffffffffffffff, addresses ELF virtual addresses of their
+ * object; overlapping or missed ranges), each used mapping is moved to a
+ * range of its own and its locations' addresses with it (mappings_place).
+ * jemalloc_pprof's "executableInfo=3;<offset>;<vaddr>" comments (one per
+ * mapping, up to 0.7) give the ELF address of a mapping's start.
  */
 #include "parse.h"
 
@@ -32,10 +41,12 @@ int jh_is_pprof(struct jh_reader *r)
 		return -1;
 	if (n < 2)
 		return 0;
-	/* the first field of a Profile is a length-delimited one (sample_type,
-	 * sample, mapping, location, function: tags 0x0a..0x2a) and protobuf
-	 * holds bytes no text profile has */
-	if (b[0] != 0x0a && b[0] != 0x12 && b[0] != 0x1a && b[0] != 0x22 && b[0] != 0x2a)
+	/* the first byte is the tag of a field of Profile (1..14; Go's
+	 * runtime writes period_type, 11, first): length-delimited, or a
+	 * varint for the integer ones; and protobuf holds bytes no text
+	 * profile has */
+	unsigned field = b[0] >> 3, wire = b[0] & 7;
+	if (field < 1 || field > 14 || (wire != 2 && (wire != 0 || field < 7 || field == 11)))
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if ((b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r') || b[i] == 0x7f)
@@ -89,6 +100,9 @@ struct pp {
 	struct jh_u64map locs, fns, maps;
 	int col[JH_NVALUES]; /* sample value column of each jeheap value, -1 = none */
 	int symbolized;      /* some location names a function */
+	int unnamed;         /* some location names none */
+	uint8_t *named;      /* per location: its lines name a function */
+	uint64_t *addr;      /* per location: its address in the profile's pcs */
 };
 
 /* A string index must be in the table. */
@@ -145,7 +159,6 @@ static int check(struct pp *pp)
 					   "profile.proto: line refers to function %llu, "
 					   "not in the file",
 					   (unsigned long long)l->line[k]->function_id);
-			pp->symbolized = 1;
 		}
 	}
 	for (size_t i = 0; i < pf->n_sample; i++) {
@@ -224,6 +237,22 @@ static void add_names(struct pp *pp, struct jh_profile *p, uint64_t pc,
 	jh_symbatch_release(&b);
 }
 
+/* Which locations name functions (pp->named): some line's function is
+ * named, other than "??". */
+static void names_pass(struct pp *pp)
+{
+	const Profile *pf = pp->pf;
+	for (size_t i = 0; i < pf->n_location; i++) {
+		const Perftools__Profiles__Location *l = pf->location[i];
+		for (size_t k = 0; k < l->n_line && !pp->named[i]; k++) {
+			const char *n = fn_name(pp, l->line[k]->function_id);
+			pp->named[i] = n[0] && strcmp(n, "??") != 0;
+		}
+		pp->symbolized |= pp->named[i];
+		pp->unnamed |= !pp->named[i];
+	}
+}
+
 /* Per location: the pc it has in stacks, and where it was used (1 leaf, 2 caller). */
 static int body(struct pp *pp, struct jh_profile *p)
 {
@@ -233,18 +262,23 @@ static int body(struct pp *pp, struct jh_profile *p)
 	uint64_t *pcs = NULL;
 	size_t alloc = 0;
 	/* symbolized: addresses may be 0 or repeat (names are what counts):
-	 * then each location gets a pc of its own */
+	 * then each named location gets a pc of its own, and so does an
+	 * unnamed one whose address could be one of those */
 	int own = 0;
 	if (pp->symbolized) {
 		struct jh_u64map seen;
 		jh_u64map_init(&seen);
 		for (size_t i = 0; i < nl && !own; i++) {
 			int added;
-			uint64_t a = pf->location[i]->address;
+			uint64_t a = pp->addr[i];
 			own = !a || a == UINT64_MAX || (jh_u64map_put(&seen, a, &added), !added);
 		}
 		jh_u64map_release(&seen);
 	}
+	for (size_t i = 0; own && i < nl; i++)
+		if (pp->named[i] || pp->addr[i] <= (nl + 1) << 4)
+			pp->addr[i] = (i + 1) << 4;
+
 	/* samples without locations (allocator frames only) after the others:
 	 * the stack pool then exists; without any other they are dropped */
 	size_t nonempty = 0;
@@ -265,8 +299,7 @@ static int body(struct pp *pp, struct jh_profile *p)
 		JH_GROW(pcs, s->n_location_id + 1, alloc);
 		for (size_t k = 0; k < s->n_location_id; k++) {
 			size_t li = *jh_u64map_get(&pp->locs, s->location_id[k]) - 1;
-			uint64_t a = own ? (li + 1) << 4 : pf->location[li]->address;
-			pcs[k] = a + (k == 0);
+			pcs[k] = pp->addr[li] + (k == 0);
 			used[li] |= k == 0 ? 1 : 2;
 		}
 		struct jh_counts c;
@@ -281,7 +314,9 @@ static int body(struct pp *pp, struct jh_profile *p)
 		size_t salloc = 0;
 		jh_sb_init(&sb);
 		for (size_t li = 0; li < nl; li++) {
-			uint64_t a = own ? (li + 1) << 4 : pf->location[li]->address;
+			uint64_t a = pp->addr[li];
+			if (!pp->named[li])
+				continue;
 			if (used[li] & 1)
 				add_names(pp, p, a + 1, pf->location[li], &sb, &seps, &salloc);
 			if (used[li] & 2)
@@ -319,20 +354,126 @@ static void build_id(const char *hex, struct jh_mapping *mp)
 	mp->build_id_len = n / 2;
 }
 
-static void mappings(const Profile *pf, struct jh_profile *p)
+/* jemalloc_pprof's comments: "executableInfo=<type>;<file offset>;<vaddr>"
+ * (hex), one per mapping in mapping order; vaddr[i] or 0 when they are not
+ * exactly that. */
+static int exec_infos(const Profile *pf, uint64_t *vaddr)
 {
-	for (size_t i = 0; i < pf->n_mapping; i++) {
+	if (!pf->n_mapping || pf->n_comment != pf->n_mapping)
+		return 0;
+	for (size_t i = 0; i < pf->n_comment; i++) {
+		int64_t c = pf->comment[i];
+		if (c < 0 || (uint64_t)c >= pf->n_string_table)
+			return 0;
+		const char *s = pf->string_table[c];
+		unsigned long long t, off, va;
+		int n = -1;
+		if (sscanf(s, "executableInfo=%llx;%llx;%llx%n", &t, &off, &va, &n) != 3 || s[n] ||
+		    off != pf->mapping[i]->file_offset)
+			return 0;
+		vaddr[i] = va;
+	}
+	return 1;
+}
+
+/* jemalloc_pprof's mappings since 2025: no range at all. */
+static int no_range(const Perftools__Profiles__Mapping *m)
+{
+	return !m->memory_start && !m->file_offset &&
+	       (!m->memory_limit || m->memory_limit == UINT64_MAX);
+}
+
+#define PLACE_FIRST ((uint64_t)1 << 40) /* where moved mappings start */
+#define PLACE_END ((uint64_t)1 << 62)   /* and must end */
+
+/*
+ * The profile's mappings (p->maps, one per Mapping in file order) and the
+ * address of every location (pp->addr). A mapping no location refers to
+ * is not executable (it holds no frame); when no location names a mapping
+ * at all, the ranges decide (as before). When the ranges cannot place each
+ * location in its own mapping, every used mapping is moved (see the top).
+ */
+static int mappings(struct pp *pp, struct jh_profile *p)
+{
+	const Profile *pf = pp->pf;
+	size_t nm = pf->n_mapping, nl = pf->n_location;
+	uint64_t *lo = xmalloc((nm + 1) * sizeof(*lo)), *hi = xcalloc(nm + 1, sizeof(*hi));
+	uint64_t *vaddr = xcalloc(nm + 1, sizeof(*vaddr));
+	uint8_t *used = xcalloc(nm + 1, 1);
+	int any = 0, move = 0, infos = exec_infos(pf, vaddr);
+	for (size_t i = 0; i < nm; i++)
+		lo[i] = UINT64_MAX;
+	for (size_t i = 0; i < nl; i++) {
+		const Perftools__Profiles__Location *l = pf->location[i];
+		pp->addr[i] = l->address;
+		if (!l->mapping_id)
+			continue;
+		size_t k = *jh_u64map_get(&pp->maps, l->mapping_id) - 1;
+		const Perftools__Profiles__Mapping *m = pf->mapping[k];
+		any = used[k] = 1;
+		lo[k] = l->address < lo[k] ? l->address : lo[k];
+		hi[k] = l->address > hi[k] ? l->address : hi[k];
+		move |= no_range(m) || l->address < m->memory_start ||
+			l->address >= m->memory_limit;
+	}
+	for (size_t i = 0; i < nm && !move; i++)
+		for (size_t j = i + 1; used[i] && j < nm && !move; j++)
+			move = used[j] &&
+			       pf->mapping[i]->memory_start < pf->mapping[j]->memory_limit &&
+			       pf->mapping[j]->memory_start < pf->mapping[i]->memory_limit;
+	uint64_t *delta = xcalloc(nm + 1, sizeof(*delta)), at = PLACE_FIRST;
+	int rc = 0;
+	p->maps = xcalloc(nm ? nm : 1, sizeof(*p->maps));
+	p->maps_alloc = nm ? nm : 1;
+	for (size_t i = 0; i < nm; i++) {
 		const Perftools__Profiles__Mapping *m = pf->mapping[i];
-		JH_GROW(p->maps, p->nmaps + 1, p->maps_alloc);
 		struct jh_mapping *mp = &p->maps[p->nmaps++];
-		memset(mp, 0, sizeof(*mp));
 		mp->start = m->memory_start;
 		mp->end = m->memory_limit;
 		mp->offset = m->file_offset;
-		memcpy(mp->perms, "r-xp", 5);
+		memcpy(mp->perms, !any || used[i] ? "r-xp" : "r--p", 5);
 		mp->path = xstrdup(pf->string_table[m->filename]);
 		build_id(pf->string_table[m->build_id], mp);
+		mp->has_vaddr = infos;
+		mp->vaddr = vaddr[i];
+		if (!move || rc)
+			continue;
+		if (!used[i]) { /* holds no frame: out of the way */
+			mp->start = mp->end = 0;
+			continue;
+		}
+		/* the span of the mapping and its addresses (a leaf's pc is one more) */
+		int rel = no_range(m);
+		uint64_t s = rel ? lo[i] : (m->memory_start < lo[i] ? m->memory_start : lo[i]);
+		uint64_t top = m->memory_limit > m->memory_start ? m->memory_limit - 1 : hi[i];
+		uint64_t e = rel || top < hi[i] ? hi[i] : top;
+		if (e - s > PLACE_END - at || PLACE_END - at - (e - s) < 0x2000) {
+			rc = bad(pp->r, "profile.proto: mapping %llu: its addresses span too much",
+				 (unsigned long long)m->id);
+			continue;
+		}
+		delta[i] = at - s;
+		if (rel) { /* the addresses are ELF virtual addresses */
+			mp->start = lo[i];
+			mp->end = hi[i] + 2;
+			mp->offset = mp->vaddr = lo[i];
+			mp->has_vaddr = 1;
+		}
+		mp->start += delta[i];
+		mp->end += delta[i];
+		at = (at + (e - s) + 0x2000) & ~(uint64_t)0xfff;
 	}
+	for (size_t i = 0; move && !rc && i < nl; i++) {
+		uint64_t id = pf->location[i]->mapping_id;
+		if (id)
+			pp->addr[i] += delta[*jh_u64map_get(&pp->maps, id) - 1];
+	}
+	free(lo);
+	free(hi);
+	free(vaddr);
+	free(used);
+	free(delta);
+	return rc;
 }
 
 int jh_parse_pprof(struct jh_reader *r)
@@ -358,12 +499,19 @@ int jh_parse_pprof(struct jh_reader *r)
 	p->format = JH_FMT_PPROF;
 	int rc = check(&pp);
 	if (!rc) {
+		pp.named = xcalloc(pf->n_location + 1, 1);
+		pp.addr = xmalloc((pf->n_location + 1) * sizeof(*pp.addr));
 		sample_types(&pp, p);
 		p->period = pf->period > 0 ? (uint64_t)pf->period : 0;
+		names_pass(&pp);
 		p->has_symbols = pp.symbolized;
-		mappings(pf, p);
-		rc = body(&pp, p);
+		p->sym_fallback = pp.symbolized && pp.unnamed;
+		rc = mappings(&pp, p);
 	}
+	if (!rc)
+		rc = body(&pp, p);
+	free(pp.named);
+	free(pp.addr);
 	jh_u64map_release(&pp.locs);
 	jh_u64map_release(&pp.fns);
 	jh_u64map_release(&pp.maps);

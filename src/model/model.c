@@ -399,6 +399,26 @@ static const struct jh_symname *id_symbol(const struct jh_profile *p, size_t id)
 	return p->upc_syms[id] ? &p->syms[p->upc_syms[id] - 1] : NULL;
 }
 
+/* pprof input: the pcs without a symbol line, in id order, symbolized
+ * from the profile's mappings (*res, one per such pc). */
+static int fallback(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
+		    struct jh_symresult **res, struct jh_diag *d)
+{
+	size_t n = 0;
+	uint64_t *pcs = xmalloc(jh_st_mult(p->nupcs + 1, sizeof(*pcs)));
+	for (size_t i = 0; i < p->nupcs; i++)
+		if (!p->upc_syms[i])
+			pcs[n++] = p->upcs[i];
+	*res = xcalloc(n + 1, sizeof(**res));
+	int rc = jh_symbolize(s, p->maps, p->nmaps, pcs, n, &m->names, *res, &m->frames, d);
+	free(pcs);
+	if (rc) {
+		free(*res);
+		*res = NULL;
+	}
+	return rc;
+}
+
 /* Location ids of p's pc ids (upcs, in order); out[id]. */
 static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_symbolizer *s,
 			   uint32_t *out, struct jh_diag *d)
@@ -409,7 +429,8 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 	 * names are embedded (modaddr = file offset) and no two mappings of a
 	 * file share an offset: they are indexed only if another file comes. */
 	struct jh_model_priv *mp = m->priv;
-	int unindexed = m->nlocs == 0 && !mp->symbolic && p->has_symbols && maps_disjoint(p);
+	int unindexed = m->nlocs == 0 && !mp->symbolic && p->has_symbols && !p->sym_fallback &&
+			maps_disjoint(p);
 	if (!unindexed)
 		jh_idtab_reserve(&mp->locs, m->nlocs + nu);
 	JH_GROW(m->locs, m->nlocs + nu, m->locs_alloc);
@@ -423,9 +444,18 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		int sorted = maps_sorted(p);
 		struct map_memo *memo = xcalloc(p->nmaps ? p->nmaps : 1, sizeof(*memo));
 		uint32_t empty = UINT32_MAX;
+		struct jh_symresult *fb = NULL; /* of the pcs the symbol lines miss */
+		if (s && p->sym_fallback && fallback(m, p, s, &fb, d)) {
+			free(memo);
+			return -1;
+		}
 		const char **funcs = p->split_symbols ? part_names(m, p, &empty) : NULL;
-		for (size_t i = 0; i < nu; i++) {
+		for (size_t i = 0, f = 0; i < nu; i++) {
 			const struct jh_symname *sym = id_symbol(p, i);
+			if (fb && !sym) {
+				out[i] = add_location(m, upcs[i], &fb[f++], unindexed);
+				continue;
+			}
 			if (funcs && i + 8 < nu && p->upc_syms[i + 8])
 				__builtin_prefetch(id_symbol(p, i + 8));
 			if (funcs && i + 4 < nu && p->upc_syms[i + 4])
@@ -440,6 +470,7 @@ static int model_locations(struct jh_model *m, struct jh_profile *p, struct jh_s
 		}
 		free(funcs);
 		free(memo);
+		free(fb);
 		return 0;
 	}
 	struct jh_symresult *res = xcalloc(nu ? nu : 1, sizeof(*res));

@@ -5,7 +5,8 @@
  * (docs/formats.md §1): alloc_objects/count, alloc_space/bytes,
  * inuse_objects/count, inuse_space/bytes; period_type space/bytes; a
  * "bytes" label per sample; locations with one Line per frame, innermost
- * first; mappings with the build IDs of the files that symbolized them.
+ * first (none for a location without names: pprof's unsymbolized one);
+ * mappings with the build IDs of the files that symbolized them.
  */
 #include "jeheap/names.h"
 #include "jeheap/report.h"
@@ -46,7 +47,7 @@ struct writer {
 	Function **fns;
 	size_t nfns, fns_alloc;
 	uint32_t *loc_id; /* model location -> Location id (0 = not written yet) */
-	uint8_t *leafpos; /* model location: 1 at a stack's leaf, 2 above it */
+	uint8_t *leafpos; /* model location: 1 first in a sample, 2 after the first */
 	uint32_t *map_id; /* m->maps index -> Mapping id (0 = none yet) */
 	Location **locs;
 	size_t nlocs, locs_alloc;
@@ -129,24 +130,23 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 	perftools__profiles__location__init(pl);
 	pl->id = w->nlocs + 1;
 	/* jeheap's pcs: callers' return addresses minus one, leaves as sampled
-	 * (return addresses too, in a heap profile): minus one as well */
+	 * (return addresses too, in a heap profile): minus one as well; a
+	 * caller first in a sample (the allocator's frames left out) too, so
+	 * that a reader adding one to the first address gets the pc back */
 	pl->address = l->pc - (w->leafpos[loc] == 1 && l->pc);
 	Mapping *mm = mapping_of(w, l);
 	if (mm)
 		pl->mapping_id = mm->id;
-	pl->line = xmalloc((l->nframes ? l->nframes : 1) * sizeof(*pl->line));
-	pl->n_line = l->nframes;
-	if (!l->nframes && pl->address < 0x8000000000000000ULL) {
-		/* no frame: the name every report shows, "libname+0xOFF" */
-		jh_sb_reset(&w->sb);
-		jh_unknown_name(&w->sb, l);
-		Line *ln = xmalloc(sizeof(*ln));
-		perftools__profiles__line__init(ln);
-		ln->function_id = function_id(w, w->sb.buf, w->sb.buf, NULL, 0);
-		pl->line[pl->n_line++] = ln;
-	}
+	/* a frame without a name: no Line at all, as pprof writes an
+	 * unsymbolized location (a reader symbolizes it from the mapping) */
+	uint32_t nf = l->nframes;
+	for (uint32_t k = 0; k < l->nframes; k++)
+		if (!m->frames.items[l->first + k].func)
+			nf = 0;
+	pl->line = xmalloc((nf ? nf : 1) * sizeof(*pl->line));
+	pl->n_line = nf;
 	int any_file = 0, any_line = 0, ninl = 0;
-	for (uint32_t k = 0; k < l->nframes; k++) {
+	for (uint32_t k = 0; k < nf; k++) {
 		/* frames are outermost first, pprof's lines innermost first */
 		uint32_t fi = l->first + l->nframes - 1 - k;
 		if (w->hidden && w->hidden[fi]) { /* --hide, --noinlines ... */
@@ -168,7 +168,7 @@ static uint64_t location_id(struct writer *w, uint32_t loc)
 		any_line |= f->line != 0;
 	}
 	if (mm) {
-		mm->has_functions |= l->nframes > 0;
+		mm->has_functions |= nf > 0;
 		mm->has_filenames |= any_file;
 		mm->has_line_numbers |= any_line;
 		mm->has_inline_frames |= pl->n_line > 1;
@@ -397,9 +397,21 @@ int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, e
 	w.loc_id = xcalloc(m->nlocs + 1, sizeof(*w.loc_id));
 	w.leafpos = xcalloc(m->nlocs + 1, 1);
 	w.map_id = xcalloc(m->nmaps + 1, sizeof(*w.map_id));
-	for (size_t s = 0; s < m->nstacks; s++)
-		for (uint32_t i = 0; i < m->stacks[s].len; i++)
-			w.leafpos[m->locpool[m->stacks[s].off + i]] |= i ? 2 : 1;
+	/* leaves as written: the first location of a sample (the model's leaf
+	 * may be an allocator frame the views leave out) */
+	for (size_t v = 0; v < nviews; v++) {
+		const struct jh_graph *gv = g[v * JH_NVALUES];
+		for (size_t s = 0; s < gv->nstacks; s++) {
+			const uint32_t *locs = gv->locpool + gv->stacks[s].off;
+			int first = 1;
+			for (uint32_t i = 0; i < gv->stacks[s].len; i++) {
+				if (m->locs[locs[i]].pc > 0x7fffffffffffffffULL)
+					continue;
+				w.leafpos[locs[i]] |= first ? 1 : 2;
+				first = 0;
+			}
+		}
+	}
 	header(&w, def, o);
 	int rc = 0;
 	for (size_t v = 0; !rc && v < nviews; v++)

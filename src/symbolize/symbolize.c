@@ -273,6 +273,18 @@ static const char *main_mapped(const struct jh_mapping *maps, size_t nmaps)
 	return NULL;
 }
 
+/* Where module m sits in mapping mp: 1 with *bias set, 0 when it cannot be
+ * placed. A pprof mapping that gives the file's virtual address says where
+ * it is; a dump's mapping is placed by its file offset. */
+static int place(struct jh_module *m, const struct jh_mapping *mp, int continued, uint64_t *bias)
+{
+	if (mp->has_vaddr) {
+		*bias = mp->start - mp->vaddr;
+		return m->usable && !m->mismatch;
+	}
+	return jh_module_bias(m, mp, continued, bias) == 0;
+}
+
 /* Executable file mappings of this profile, sorted by start. The program
  * given stands for the main executable unless it failed the identity
  * check: then the file the profile mapped does. */
@@ -297,14 +309,14 @@ static size_t build_ranges(struct jh_symbolizer *s, const struct jh_mapping *map
 		struct jh_module *m = is_main && s->o.program ? program_module(s) : NULL;
 		r[n] = (struct range){ mp->start, mp->end, 0, mp->offset, m, 0 };
 		if (m && !m->mismatch)
-			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+			r[n].ok = place(m, mp, continued, &r[n].bias);
 		if (m && m->mismatch) /* not the file mapped: the one the profile names */
 			m = NULL;
 		if (!m) {
 			m = mp->build_id_len ? module_by_id(s, mp, is_main)
 					     : get_module(s, mp->path, mp->path, NULL, is_main);
 			r[n].m = m;
-			r[n].ok = jh_module_bias(m, mp, continued, &r[n].bias) == 0;
+			r[n].ok = place(m, mp, continued, &r[n].bias);
 		}
 		n++;
 	}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pprof_read.sh - pprof profile.proto input (src/input/parse_pprof.c):
 #   - round trip: --proto of every golden dump, read back, gives the original --text;
-#   - an UNSYMBOLIZED profile as Rust's jemalloc_pprof writes it (addresses - 1, mappings
-#     with build IDs, inuse_space only, period 0; tests/tools/make_unsym_pprof.py) made from
+#   - an UNSYMBOLIZED profile (addresses - 1, /proc/maps-like mappings with build IDs,
+#     inuse_space only, period 0; tests/tools/make_unsym_pprof.py) made from
 #     every golden raw dump is symbolized by jeheap and gives the dump's own --collapsed;
 #     (its stacks with nothing in use aside), with the same coverage line;
 #   - a sample type the profile lacks: status 4 and one line naming the types it has;

@@ -38,6 +38,13 @@ CASES = [
      "profile.proto: a sample has 2 values, not one per type"),
     ("no_types", field_bytes(2, packed(1, [1]) + packed(2, [5])) + LOC1 + S,
      "profile.proto: no sample types"),
+    # jemalloc_pprof's range-less mapping (0-ffffffffffffffff) whose locations span more
+    # than any object: placing it would wrap the address space
+    ("span", ST + field_bytes(2, packed(1, [1, 2]) + packed(2, [5])) +
+     field_bytes(3, field_varint(1, 1) + field_varint(3, (1 << 64) - 1) + field_varint(5, 3)) +
+     field_bytes(4, field_varint(1, 1) + field_varint(2, 1) + field_varint(3, 0x1000)) +
+     field_bytes(4, field_varint(1, 2) + field_varint(2, 1) + field_varint(3, 1 << 62)) + S,
+     "profile.proto: mapping 1: its addresses span too much"),
     ("string0", ST + LOC1 + b"".join(field_bytes(6, x.encode()) for x in ("x", "y", "z")),
      "profile.proto: string_table[0] is not the empty string"),
 ]

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""make_unsym_pprof.py DUMP OUT - writes what Rust's jemalloc_pprof writes for a jemalloc
-heap_v2 dump: an UNSYMBOLIZED perftools.profiles.Profile, gzipped: one sample type
-inuse_space/bytes, period 0 (values already unsampled: jeprof's Poisson correction of the
-t*: line), mappings from MAPPED_LIBRARIES (executable ones, with the build ID readelf
-reads), one location per distinct address holding address - 1 (every frame, the leaf
-too, as jemalloc_pprof does) and no functions. Protobuf is written by hand (varints).
+"""make_unsym_pprof.py DUMP OUT - writes an UNSYMBOLIZED perftools.profiles.Profile, gzipped,
+for a jemalloc heap_v2 dump, with the mappings as /proc/maps has them (pprof's own layout:
+one Mapping per executable file mapping of MAPPED_LIBRARIES, runtime start/limit/offset, the
+build ID readelf reads): one sample type inuse_space/bytes, period 0 (values already
+unsampled: jeprof's Poisson correction of the t*: line), one location per distinct address
+holding address - 1 (every frame, the leaf too) and no functions. The forms Rust's
+jemalloc_pprof crate writes are tests/tools/jemalloc_pprof_gen.py's. Protobuf is written by
+hand (varints).
 Options after OUT: --rename OLD=NEW names mapped file OLD as NEW (its build ID still OLD's);
 --build-id PATH=HEX gives mapped file PATH (as named in the dump) that build ID instead."""
 import gzip
@@ -48,12 +50,8 @@ def build_id(path):
     return m.group(1) if m else ""
 
 
-def main():
-    dump, out = sys.argv[1], sys.argv[2]
-    opts = {"--rename": {}, "--build-id": {}}
-    for k, v in zip(sys.argv[3::2], sys.argv[4::2]):
-        old_name, new = v.split("=", 1)
-        opts[k][old_name] = new
+def string_table():
+    """(the table, s): s(x) is the index of string x, added if new; entry 0 is ""."""
     strings, index = [""], {"": 0}
 
     def s(x):
@@ -61,31 +59,51 @@ def main():
             index[x] = len(strings)
             strings.append(x)
         return index[x]
+    return strings, s
 
-    lines = open(dump, encoding="utf-8", errors="replace").read().split("\n")
+
+def read_heap_v2(path):
+    """(sampling period, [(stack leaf first, t*: count, t*: bytes)], the file mappings of
+    MAPPED_LIBRARIES as [(start, end, perms, offset, path)]) of a heap_v2 dump."""
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
     period = int(re.match(r"heap_v2/(\d+)", lines[0]).group(1))
-    samples, maps, stack, in_maps = [], [], None, False
+    records, maps, stack, in_maps = [], [], None, False
     for line in lines[1:]:
         if line.startswith("MAPPED_LIBRARIES:"):
             in_maps = True
             continue
         if in_maps:
             m = re.match(r"([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \S+\s+(/\S.*)$", line)
-            if m and "x" in m.group(3):
-                maps.append((int(m.group(1), 16), int(m.group(2), 16), int(m.group(4), 16),
-                             m.group(5)))
+            if m:
+                maps.append((int(m.group(1), 16), int(m.group(2), 16), m.group(3),
+                             int(m.group(4), 16), m.group(5)))
             continue
         if line.startswith("@"):
             stack = [int(a, 16) for a in line[1:].split()]
             continue
         m = re.match(r"\s*t\*: (\d+): (\d+) \[", line)
         if m and stack is not None:
-            count, size = int(m.group(1)), int(m.group(2))
-            if count:
-                ratio = (size / count) / period
-                scale = 1 / (1 - math.exp(-ratio)) if period > 1 else 1
-                samples.append((stack, int(size * scale)))
+            records.append((stack, int(m.group(1)), int(m.group(2))))
             stack = None
+    return period, records, maps
+
+
+def main():
+    dump, out = sys.argv[1], sys.argv[2]
+    opts = {"--rename": {}, "--build-id": {}}
+    for k, v in zip(sys.argv[3::2], sys.argv[4::2]):
+        old_name, new = v.split("=", 1)
+        opts[k][old_name] = new
+    strings, s = string_table()
+
+    period, records, all_maps = read_heap_v2(dump)
+    maps = [(start, end, off, path) for start, end, perms, off, path in all_maps if "x" in perms]
+    samples = []
+    for stack, count, size in records:
+        if count:
+            ratio = (size / count) / period
+            scale = 1 / (1 - math.exp(-ratio)) if period > 1 else 1
+            samples.append((stack, int(size * scale)))
     locs, loc_ids = [], {}
     prof = field_bytes(1, field_varint(1, s("inuse_space")) + field_varint(2, s("bytes")))
     for st, v in samples:

@@ -13,6 +13,8 @@ Values: jeheap sums unrounded doubles and truncates once; the proto holds each s
 rounded to an integer, so a row may differ by half a unit per sample (NSAMPLES / 2 + 1).
 jeheap's Run#n rows (jeprof's names for Callback<...>::Run, one per callee) are compared as
 one group with pprof's Callback...::Run rows (flat summed; cum within [max, sum]).
+A frame jeheap could not name, "libname+0xOFF", is a location without lines in the proto,
+which pprof shows as its mapping, "[libname]": jeheap's are compared as that (merged).
 Prints one line per difference; exit 1 if any.
 """
 import re
@@ -34,6 +36,15 @@ def short_name(f):
     return re.sub(r"^.*\s+(\w+::)", r"\1", f, count=1)
 
 
+UNNAMED = re.compile(r"^(\S+)\+0x[0-9a-f]+$")
+
+
+def as_pprof(name):
+    """jeheap's name of an unnamed frame (libname+0xOFF) as pprof shows it: [libname]."""
+    m = UNNAMED.match(name)
+    return f"[{m.group(1)}]" if m else name
+
+
 def num(s):
     s = s.strip()
     if s.endswith("B"):
@@ -46,7 +57,7 @@ def jeheap_text(path):
     for line in open(path, encoding="utf-8", errors="replace"):
         m = re.match(r"^\s*(-?\d+)\s+\S+%\s+\S+%\s+(-?\d+)\s+\S+%\s(.*)$", line.rstrip("\n"))
         if m:
-            rows[m.group(3)] = (float(m.group(1)), float(m.group(2)))
+            rows.setdefault(as_pprof(m.group(3)), []).append((float(m.group(1)), float(m.group(2))))
     return rows
 
 
@@ -98,7 +109,7 @@ def cum_range(vs):
 
 def top(text, toppath, nsamples):
     tol = nsamples / 2 + 1
-    mine = {k: [v] for k, v in jeheap_text(text).items()}
+    mine = jeheap_text(text)
     theirs = pprof_top(toppath)
     bad = []
     if not mine and theirs:
@@ -174,6 +185,7 @@ def traces(collapsed, tracespath):
         m = re.match(r"^(.*) (-?\d+)$", stack)
         if m:  # with --base: 'stack before after'
             stack, v = m.group(1), float(v) - float(m.group(2))
+        stack = ";".join(as_pprof(f) for f in stack.split(";")) if stack else stack
         if stack:  # allocator frames only: a sample without locations, not in -traces
             mine[stack] = mine.get(stack, 0) + float(v)
             nmine[stack] = nmine.get(stack, 0) + 1
@@ -234,6 +246,8 @@ def view_name(name, theirs):
             name = "Run#n"
     elif RUN_RE.match(name):
         name = "Run#n"
+    else:
+        name = as_pprof(name)
     return name, inl
 
 

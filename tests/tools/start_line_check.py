@@ -5,8 +5,9 @@ same addresses (--verbose --inlining), frame by frame, innermost first.
 
 Each location of a mapping whose file exists is asked of llvm-symbolizer at its ELF
 virtual address (the file offset through the PT_LOAD headers). Locations that jeheap
-left unnamed (MODULE+0xOFF) are skipped. Prints one line per difference and a summary;
-exit 0 when all agree and at least one location with a start line was compared."""
+left unnamed (no line, as pprof writes an unsymbolized location) are skipped. Prints one
+line per difference and a summary; exit 0 when all agree and at least one location with a
+start line was compared."""
 import os
 import re
 import struct
@@ -53,7 +54,7 @@ def parse_raw(text):
             continue
         if sect != 'Locations':
             continue
-        m = re.match(r'^ *\d+: 0x([0-9a-f]+) M=(\d+) (.*)$', line)
+        m = re.match(r'^ *\d+: 0x([0-9a-f]+) M=(\d+) ?(.*)$', line)
         if m:
             cur = [int(m.group(1), 16), m.group(2), [m.group(3)]]
             locs.append(cur)
@@ -92,7 +93,7 @@ def main():
     maps, locs = parse_raw(open(sys.argv[1]).read())
     by_obj = {}
     for addr, mid, frames in locs:
-        if mid not in maps or re.search(r'\+0x[0-9a-f]+ ', frames[0]):
+        if mid not in maps or not frames[0].strip():
             continue
         start, off, path = maps[mid]
         if not os.path.exists(path):

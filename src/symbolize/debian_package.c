@@ -1,0 +1,60 @@
+/*
+ * debian_package.c - which Debian package installed a file: dpkg's file
+ * lists (/var/lib/dpkg/info/PACKAGE[:ARCH].list) read as files, so the
+ * coverage reports can name the debug package to install.
+ */
+#include "jeheap/symbolize.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* dpkg's path a names b, also across the /usr merge (/lib = /usr/lib). */
+static int same_file(const char *a, const char *b)
+{
+	return !strcmp(a, b) || (!strncmp(b, "/usr/", 5) && !strcmp(a, b + 4)) ||
+	       (!strncmp(a, "/usr/", 5) && !strcmp(a + 4, b));
+}
+
+size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG_NAME])
+{
+	static const char dir[] = "/var/lib/dpkg/info";
+	size_t left = n;
+	char **real = xcalloc(n + 1, sizeof(*real));
+	for (size_t i = 0; i < n; i++) {
+		pkg[i][0] = 0;
+		real[i] = realpath(paths[i], NULL);
+	}
+	DIR *dp = n ? opendir(dir) : NULL;
+	char line[4096];
+	struct dirent *e;
+	while (dp && left && (e = readdir(dp))) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".list"))
+			continue;
+		char file[sizeof(dir) + 256 + 2];
+		snprintf(file, sizeof(file), "%s/%s", dir, e->d_name);
+		FILE *f = fopen(file, "r");
+		if (!f)
+			continue;
+		/* the package: the name without ".list" and ":ARCH" */
+		const char *colon = memchr(e->d_name, ':', len - 5);
+		int plen = (int)(colon ? (size_t)(colon - e->d_name) : len - 5);
+		while (left && fgets(line, sizeof(line), f)) {
+			line[strcspn(line, "\n")] = 0;
+			for (size_t i = 0; i < n; i++)
+				if (!pkg[i][0] && (same_file(line, paths[i]) ||
+						   (real[i] && same_file(line, real[i])))) {
+					snprintf(pkg[i], JH_PKG_NAME, "%.*s", plen, e->d_name);
+					left--;
+				}
+		}
+		fclose(f);
+	}
+	if (dp)
+		closedir(dp);
+	for (size_t i = 0; i < n; i++)
+		free(real[i]);
+	free(real);
+	return n - left;
+}

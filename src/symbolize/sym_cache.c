@@ -441,16 +441,20 @@ int jh_symcache_put(const char *dir, const char *name, const void *data, size_t 
 	return rc;
 }
 
-int jh_symcache_mark(const char *dir, const char *name)
+int jh_symcache_mark(const char *dir, const char *name, const char *note)
 {
-	return replace_file(dir, name, "", 0);
+	return replace_file(dir, name, note, strlen(note));
 }
 
-long long jh_symcache_age(const char *dir, const char *name)
+long long jh_symcache_age(const char *dir, const char *name, char **note)
 {
 	char *path = path_of(dir, name);
 	struct stat st;
 	int rc = stat(path, &st);
+	size_t len = 0;
+	*note = rc == 0 ? slurp(path, &len) : NULL;
+	if (*note)
+		(*note)[strnlen(*note, len)] = 0;
 	free(path);
 	if (rc != 0)
 		return -1;

@@ -72,9 +72,11 @@ int jh_symcache_write(const char *dir, const char *name, const char *sig,
 
 /* Writes data[0..n) as dir/name atomically, then bounds dir as jh_symcache_write does. */
 int jh_symcache_put(const char *dir, const char *name, const void *data, size_t n, uint64_t limit);
-/* Marks dir/name (a small file: debuginfod had nothing for it) now; 0, or -1. */
-int jh_symcache_mark(const char *dir, const char *name);
-/* The age in seconds of dir/name, or -1 when it does not exist. */
-long long jh_symcache_age(const char *dir, const char *name);
+/* Marks dir/name (a small file: debuginfod had nothing for it, and note
+ * says why) now; 0, or -1. */
+int jh_symcache_mark(const char *dir, const char *name, const char *note);
+/* The age in seconds of dir/name, or -1 when it does not exist; *note: its
+ * text (caller frees), or NULL. */
+long long jh_symcache_age(const char *dir, const char *name, char **note);
 
 #endif

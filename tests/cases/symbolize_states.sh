@@ -77,8 +77,8 @@ grep -q "^jeheap: $pct% of bytes fully symbolized; $rb (no symbols, $pct% of byt
 mkdir all debug
 strip --strip-all -o all/rfix rfix
 strip --strip-debug -o debug/rfix rfix
-readelf -S all/rfix | grep -q '\.symtab' && fail "strip --strip-all kept .symtab"
-readelf -S debug/rfix | grep -q '\.symtab' || fail "strip --strip-debug lost .symtab"
+grep -q '\.symtab' <<<"$(readelf -SW all/rfix)" && fail "strip --strip-all kept .symtab"
+grep -q '\.symtab' <<<"$(readelf -SW debug/rfix)" || fail "strip --strip-debug lost .symtab"
 twice all --text all/rfix "$H"
 grep -q "^jeheap: $pct% of bytes fully symbolized; rfix (no symbols, $pct% of bytes short of lines): build it with -g, or point --debug-dir at its debug file" all.err ||
 	fail "--strip-all: $(cat all.err)"

@@ -16,14 +16,30 @@ static int same_file(const char *a, const char *b)
 	       (!strncmp(a, "/usr/", 5) && !strcmp(a + 4, b));
 }
 
+/* Under the folders Debian's packages install programs and libraries in? (a
+ * build tree or /tmp is not: its lists are not read for it at all) */
+static int packaged(const char *p)
+{
+	static const char *const roots[] = { "/usr/", "/lib", "/bin/", "/sbin/", "/opt/" };
+	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++)
+		if (!strncmp(p, roots[i], strlen(roots[i])))
+			return 1;
+	return 0;
+}
+
 size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG_NAME])
 {
 	static const char dir[] = "/var/lib/dpkg/info";
 	size_t left = n;
 	char **real = xcalloc(n + 1, sizeof(*real));
+	char *done = xcalloc(n + 1, 1); /* not looked for: a path no package installs */
 	for (size_t i = 0; i < n; i++) {
 		pkg[i][0] = 0;
 		real[i] = realpath(paths[i], NULL);
+		if (!packaged(paths[i]) && !(real[i] && packaged(real[i]))) {
+			done[i] = 1;
+			left--;
+		}
 	}
 	DIR *dp = n ? opendir(dir) : NULL;
 	char line[4096];
@@ -43,8 +59,9 @@ size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG
 		while (left && fgets(line, sizeof(line), f)) {
 			line[strcspn(line, "\n")] = 0;
 			for (size_t i = 0; i < n; i++)
-				if (!pkg[i][0] && (same_file(line, paths[i]) ||
-						   (real[i] && same_file(line, real[i])))) {
+				if (!done[i] && !pkg[i][0] &&
+				    (same_file(line, paths[i]) ||
+				     (real[i] && same_file(line, real[i])))) {
 					snprintf(pkg[i], JH_PKG_NAME, "%.*s", plen, e->d_name);
 					left--;
 				}
@@ -53,8 +70,12 @@ size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG
 	}
 	if (dp)
 		closedir(dp);
-	for (size_t i = 0; i < n; i++)
+	size_t found = 0;
+	for (size_t i = 0; i < n; i++) {
 		free(real[i]);
+		found += pkg[i][0] != 0;
+	}
 	free(real);
-	return n - left;
+	free(done);
+	return found;
 }

@@ -27,6 +27,46 @@ static int packaged(const char *p)
 	return 0;
 }
 
+/* The start of a file's name a package of it is likely named by: "libstdc++"
+ * of libstdc++.so.6.0.30 (libstdc++6), "redis" of redis-check-rdb (redis-tools). */
+static size_t stem(const char *path, const char **b)
+{
+	const char *s = strrchr(path, '/');
+	*b = s ? s + 1 : path;
+	return strcspn(*b, ".-_");
+}
+
+/* The lists of dpkg's folder, those likely to hold one of paths first. */
+static char **lists(const char *dir, const char *const *paths, char *const *real, size_t n,
+		    size_t *count)
+{
+	DIR *dp = opendir(dir);
+	char **v = NULL;
+	size_t nv = 0, av = 0, likely = 0;
+	struct dirent *e;
+	while (dp && (e = readdir(dp))) {
+		size_t len = strlen(e->d_name);
+		if (len < 6 || strcmp(e->d_name + len - 5, ".list"))
+			continue;
+		JH_GROW(v, nv + 1, av);
+		v[nv++] = xstrdup(e->d_name);
+		for (size_t i = 0; i < 2 * n; i++) {
+			const char *p = i < n ? paths[i] : real[i - n], *b;
+			size_t k = p ? stem(p, &b) : 0;
+			if (k && !strncmp(e->d_name, b, k)) {
+				char *t = v[likely];
+				v[likely++] = v[nv - 1];
+				v[nv - 1] = t;
+				break;
+			}
+		}
+	}
+	if (dp)
+		closedir(dp);
+	*count = nv;
+	return v;
+}
+
 size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG_NAME])
 {
 	static const char dir[] = "/var/lib/dpkg/info";
@@ -41,35 +81,35 @@ size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG
 			left--;
 		}
 	}
-	DIR *dp = n ? opendir(dir) : NULL;
+	size_t nl = 0;
+	char **names = left ? lists(dir, paths, real, n, &nl) : NULL;
 	char line[4096];
-	struct dirent *e;
-	while (dp && left && (e = readdir(dp))) {
-		size_t len = strlen(e->d_name);
-		if (len < 6 || strcmp(e->d_name + len - 5, ".list"))
-			continue;
+	for (size_t li = 0; li < nl && left; li++) {
+		const char *name = names[li];
+		size_t len = strlen(name);
 		char file[sizeof(dir) + 256 + 2];
-		snprintf(file, sizeof(file), "%s/%s", dir, e->d_name);
+		snprintf(file, sizeof(file), "%s/%s", dir, name);
 		FILE *f = fopen(file, "r");
 		if (!f)
 			continue;
 		/* the package: the name without ".list" and ":ARCH" */
-		const char *colon = memchr(e->d_name, ':', len - 5);
-		int plen = (int)(colon ? (size_t)(colon - e->d_name) : len - 5);
+		const char *colon = memchr(name, ':', len - 5);
+		int plen = (int)(colon ? (size_t)(colon - name) : len - 5);
 		while (left && fgets(line, sizeof(line), f)) {
 			line[strcspn(line, "\n")] = 0;
 			for (size_t i = 0; i < n; i++)
 				if (!done[i] && !pkg[i][0] &&
 				    (same_file(line, paths[i]) ||
 				     (real[i] && same_file(line, real[i])))) {
-					snprintf(pkg[i], JH_PKG_NAME, "%.*s", plen, e->d_name);
+					snprintf(pkg[i], JH_PKG_NAME, "%.*s", plen, name);
 					left--;
 				}
 		}
 		fclose(f);
 	}
-	if (dp)
-		closedir(dp);
+	for (size_t li = 0; li < nl; li++)
+		free(names[li]);
+	free(names);
 	size_t found = 0;
 	for (size_t i = 0; i < n; i++) {
 		free(real[i]);

@@ -30,12 +30,12 @@ void jh_module_info(const struct jh_module *m, struct jh_modinfo *mi)
 	mi->file = m->file;
 	mi->reason = m->reason;
 	mi->explained = 1;
-	if (!m->bin) {
-		mi->state = JH_MOD_MISSING;
+	if (m->mismatch) { /* also a file at the path with another build ID */
+		mi->state = JH_MOD_DIFFERS;
 		return;
 	}
-	if (m->mismatch) {
-		mi->state = JH_MOD_DIFFERS;
+	if (!m->bin) {
+		mi->state = JH_MOD_MISSING;
 		return;
 	}
 	if (!m->usable || (m->load_known && m->load_state == JH_MOD_REFUSED)) {
@@ -56,13 +56,15 @@ void jh_module_info(const struct jh_module *m, struct jh_modinfo *mi)
 
 void jh_module_loaded(struct jh_module *m, int state, const char *why, const char *warning)
 {
+	/* the same warning again (read from the cache, then found reading): said once */
+	int same = m->warning && warning && !strcmp(m->warning, warning);
 	m->load_known = 1;
 	m->load_state = state;
 	free(m->reason);
 	free(m->warning);
 	m->reason = why && *why ? xstrdup(why) : NULL;
 	m->warning = warning && *warning ? xstrdup(warning) : NULL;
-	m->warning_said = 0;
+	m->warning_said = same && m->warning_said;
 }
 
 static int by_main_first(const void *a, const void *b)

@@ -20,11 +20,8 @@ static int same_file(const char *a, const char *b)
  * build tree or /tmp is not: its lists are not read for it at all) */
 static int packaged(const char *p)
 {
-	static const char *const roots[] = { "/usr/", "/lib", "/bin/", "/sbin/", "/opt/" };
-	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++)
-		if (!strncmp(p, roots[i], strlen(roots[i])))
-			return 1;
-	return 0;
+	return !strncmp(p, "/usr/", 5) || !strncmp(p, "/lib", 4) || !strncmp(p, "/bin/", 5) ||
+	       !strncmp(p, "/sbin/", 6) || !strncmp(p, "/opt/", 5);
 }
 
 /* The start of a file's name a package of it is likely named by: "libstdc++"

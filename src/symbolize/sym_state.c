@@ -11,9 +11,15 @@
 
 const char *jh_modstate_name(int state)
 {
-	static const char *const names[] = { "lines",   "symbols only", "no symbols",
-					     "missing", "differs",      "refused" };
-	return state >= 0 && state <= JH_MOD_REFUSED ? names[state] : "?";
+	switch (state) {
+	case JH_MOD_LINES: return "lines";
+	case JH_MOD_SYMBOLS: return "symbols only";
+	case JH_MOD_NOSYMBOLS: return "no symbols";
+	case JH_MOD_MISSING: return "missing";
+	case JH_MOD_DIFFERS: return "differs";
+	case JH_MOD_REFUSED: return "refused";
+	default: return "?";
+	}
 }
 
 int jh_allocator_library_name(const char *path)

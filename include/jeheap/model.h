@@ -115,28 +115,43 @@ void jh_model_release(struct jh_model *m);
 const struct jh_mapping *jh_model_mapping(const struct jh_model *m, uint64_t pc,
 					  const char *module);
 
-/* The symbolizer's coverage lines for the locations symbolized from raw
- * dumps, per module (nothing when every name came from .symbolized files). */
-void jh_model_coverage(const struct jh_model *m, FILE *f);
-/* bytes[l] for every location l: the in-use bytes (profiles and bases) of
- * the stacks l is in, each stack once. */
-void jh_model_loc_bytes(const struct jh_model *m, double *bytes);
-
-/* How well the locations symbolized from raw dumps got names, weighted
- * by in-use bytes (jh_model_loc_bytes); _start, the dynamic loader and
- * allocator frames are not counted. */
+/*
+ * How well the locations symbolized from raw dumps got names, in sampled
+ * bytes: a stack's bytes are its in-use bytes in the profiles (bases
+ * included); a stack is fully symbolized when every frame it has got a
+ * function name and a source line (_start, the dynamic loader and the
+ * allocator's frames, which never matter, are not counted). The one
+ * figure every output prints (the coverage line, --verbose, --json,
+ * --html, --stats): jh_coverage.percent.
+ */
 struct jh_coverage_module {
 	const char *module;           /* interned path */
-	size_t full, symbol, unknown; /* its locations by status */
-	double bytes_short;           /* bytes of its locations without a full answer */
+	size_t full, symbol, unknown; /* its locations (unique addresses) by status */
+	double bytes_short;           /* bytes of the stacks with one of its frames
+				       * lacking a line (each stack once) */
+	int state;                    /* enum jh_modstate; -1: not known (no symbolizer) */
+	int explained;                /* a warning of the run said what is wrong */
+	int over_limit;               /* refused: past --max-memory */
+	const char *reason;           /* missing: what was tried; refused: why; or NULL */
+	char *action;                 /* jh_coverage_actions: what to do, or NULL */
 };
 struct jh_coverage {
 	double full_bytes, total_bytes;
-	struct jh_coverage_module *mods; /* in order of first location; caller frees */
+	double percent; /* 100 * full / total, rounded to 0.1 (100 when total is 0) */
+	struct jh_coverage_module *mods; /* the bytes short of lines first */
 	size_t nmods;
+	size_t naddrs, nfull, nsymbol, nunknown; /* counted unique addresses by status */
+	size_t nallocator;                       /* allocator addresses, not counted */
 };
-/* Fills c; returns 0 (c empty) when every name came from .symbolized
- * files: then there is nothing to say. */
+/* Fills c (release with jh_coverage_release); returns 0 (c empty) when
+ * every name came from .symbolized files: then there is nothing to say. */
 int jh_model_coverage_tally(const struct jh_model *m, struct jh_coverage *c);
+/* Sets the action of c->mods[0..upto) that are short of lines (one read of
+ * dpkg's file lists for all of them). */
+void jh_coverage_actions(struct jh_coverage *c, size_t upto);
+void jh_coverage_release(struct jh_coverage *c);
+/* The per-module detail of --verbose, on f: each module short of lines
+ * with its state, share, what was tried or why, and what to do. */
+void jh_model_coverage(const struct jh_model *m, FILE *f);
 
 #endif

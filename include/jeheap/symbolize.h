@@ -67,6 +67,7 @@ struct jh_symbolizer_opts {
 	size_t ndebug_dirs;
 	int jobs;               /* worker threads; 0 = number of online cores */
 	int trust_binaries;     /* --trust-binaries: no check that return addresses follow calls */
+	int verbose;            /* --verbose: each file not found in a line of its own too */
 	uint64_t max_memory;    /* --max-memory: ceiling on DWARF bytes; 0 = the default */
 	const char *cache_dir;  /* symbol cache folder (sym_cache.h); NULL: no cache */
 	uint64_t cache_size;    /* bound of the cache folder in bytes; 0: none */
@@ -119,12 +120,46 @@ int jh_symbolizer_build_id(struct jh_symbolizer *s, const char *module, struct j
 const char *jh_symbolizer_symbol(struct jh_symbolizer *s, const char *module, uint64_t a);
 
 /*
- * The coverage line of a run on raw input, on f (normally stderr):
- * "jeheap: symbolized N of M unique addresses (X% of bytes) fully, ..."
- * followed by one line per module when not every address was fully
- * symbolized. res[0..n) are the results of the unique addresses and
- * bytes[i] the bytes attributed to res[i] (any consistent weight).
+ * The one state of a module (the file a jh_symresult.module names), what
+ * the coverage reports read. A problem the symbolizer warned about
+ * (missing, differs, refused) has explained = 1.
  */
-void jh_symbolize_coverage(FILE *f, const struct jh_symresult *res, const double *bytes, size_t n);
+enum jh_modstate {
+	JH_MOD_LINES,     /* usable DWARF: names and source lines */
+	JH_MOD_SYMBOLS,   /* a symbol table (.symtab), no debug info */
+	JH_MOD_NOSYMBOLS, /* stripped: no .symtab, only what .dynsym names */
+	JH_MOD_MISSING,   /* no usable file at the path (or none with the build ID) */
+	JH_MOD_DIFFERS,   /* the file is not the one that ran (identity check, segments) */
+	JH_MOD_REFUSED,   /* its debug info was refused (memory ceiling, bomb, corrupt) */
+};
+/* "lines", "symbols only", "no symbols", "missing", "differs", "refused". */
+const char *jh_modstate_name(int state);
+
+struct jh_modinfo {
+	int state;          /* enum jh_modstate */
+	int explained;      /* a warning said what is wrong with it */
+	int over_limit;     /* refused: past --max-memory */
+	const char *file;   /* the file used, or NULL */
+	const char *reason; /* missing: what was tried; refused: why; else NULL */
+};
+
+/*
+ * The state of the module the frames of s name module (a jh_symresult.module):
+ * 0 with *mi filled (its strings live as long as s), -1 when s has none.
+ */
+int jh_symbolizer_modinfo(struct jh_symbolizer *s, const char *module, struct jh_modinfo *mi);
+
+/* The path names the allocator's shared library by its file name
+ * (libjemalloc*.so*, libtcmalloc*.so*): frames in it are dropped even
+ * when the file is not at hand. */
+int jh_allocator_library_name(const char *path);
+
+/*
+ * The Debian packages that installed paths[0..n) (read from dpkg's file
+ * lists under /var/lib/dpkg/info in one pass, no process started): pkg[i]
+ * is empty for a file no package holds. Returns how many were found.
+ */
+#define JH_PKG_NAME 128
+size_t jh_debian_packages(const char *const *paths, size_t n, char (*pkg)[JH_PKG_NAME]);
 
 #endif

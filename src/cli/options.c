@@ -422,7 +422,7 @@ static int apply(struct jh_options *o, const struct opt *op, int neg, const char
 		case O_SHOW_BYTES: o->show_bytes = on; break;
 		case O_DROP_NEGATIVE: o->drop_negative = on; break;
 		case O_QUIET: o->quiet = on ? o->quiet + 1 : 0; break;
-		case O_VERBOSE: o->verbose = on; break;
+		case O_VERBOSE: o->verbose = o->sym.verbose = on; break;
 		case O_TRUST_BINARIES: o->sym.trust_binaries = on; break;
 		case O_INVERTED: o->flame.inverted = on; break;
 		case O_REVERSE: o->flame.reverse = on; break;

@@ -299,17 +299,6 @@ static void threads_merge(struct jh_model *m)
 	}
 }
 
-/* A .symbolized file is analysed without its libraries: the allocator's
- * shared library is recognised by its file name (the symbolizer checks for
- * the mallctl export instead when it has the file). */
-static int allocator_library(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	return (!strncmp(b, "libjemalloc", 11) || !strncmp(b, "libtcmalloc", 11)) &&
-	       strstr(b, ".so");
-}
-
 /*
  * The mapping of an embedded-name pc, so that pcs of a library the file
  * cannot name ("??") still match across runs with --base: module = the
@@ -341,7 +330,7 @@ static void embedded_module(struct jh_model *m, const struct jh_profile *p, int 
 		if (pc >= mp->start && pc < mp->end && mp->path && mp->path[0]) {
 			if (!memo[i].path) { /* once per mapping */
 				memo[i].path = jh_intern(&m->names, mp->path);
-				memo[i].allocator = (uint8_t)allocator_library(mp->path);
+				memo[i].allocator = (uint8_t)jh_allocator_library_name(mp->path);
 			}
 			r->module = memo[i].path;
 			r->modaddr = pc - mp->start + mp->offset;

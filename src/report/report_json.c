@@ -29,6 +29,14 @@ static void str(FILE *out, const char *s)
 	putc('"', out);
 }
 
+static void str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		str(out, s);
+	else
+		fputs("null", out);
+}
+
 static void num(FILE *out, double v)
 {
 	fprintf(out, "%lld", jh_perl_int(v));
@@ -150,14 +158,16 @@ static void coverage(FILE *out, const struct jh_model *m)
 		fputs("null,\n", out); /* names from .symbolized files only */
 		return;
 	}
+	jh_coverage_actions(&c, c.nmods);
 	fputs("{\"weighted_bytes\": ", out);
 	num(out, c.total_bytes);
 	fputs(", \"weighted_bytes_full\": ", out);
 	num(out, c.full_bytes);
+	fprintf(out, ", \"fully_symbolized_percent\": %.1f", c.percent);
 	const char **nodebug = xmalloc(jh_st_mult(c.nmods + 1, sizeof(*nodebug)));
 	size_t nn = 0;
 	for (size_t j = 0; j < c.nmods; j++)
-		if (!c.mods[j].full && c.mods[j].symbol)
+		if (c.mods[j].state == JH_MOD_SYMBOLS || c.mods[j].state == JH_MOD_NOSYMBOLS)
 			nodebug[nn++] = c.mods[j].module;
 	if (nn)
 		qsort(nodebug, nn, sizeof(*nodebug), cmp_str);
@@ -167,9 +177,27 @@ static void coverage(FILE *out, const struct jh_model *m)
 			fputs(", ", out);
 		str(out, nodebug[j]);
 	}
-	fputs("]},\n", out);
+	fputs("], \"modules\": [", out);
+	for (size_t j = 0; j < c.nmods; j++) {
+		const struct jh_coverage_module *cm = &c.mods[j];
+		fputs(j ? ",\n    {\"module\": " : "\n    {\"module\": ", out);
+		str(out, cm->module);
+		fputs(", \"state\": ", out);
+		if (cm->state >= 0)
+			str(out, jh_modstate_name(cm->state));
+		else
+			fputs("null", out);
+		fputs(", \"bytes_short\": ", out);
+		num(out, cm->bytes_short);
+		fprintf(out, ", \"explained\": %s, \"reason\": ", cm->explained ? "true" : "false");
+		str_or_null(out, cm->reason);
+		fputs(", \"action\": ", out);
+		str_or_null(out, cm->action);
+		fputs("}", out);
+	}
+	fputs(c.nmods ? "\n  ]},\n" : "]},\n", out);
 	free(nodebug);
-	free(c.mods);
+	jh_coverage_release(&c);
 }
 
 static void functions(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o)
@@ -364,10 +392,7 @@ void jh_json_summary_open(FILE *out, const struct jh_graph *g, const struct jh_r
 		g->value == JH_INUSE_SPACE || g->value == JH_ALLOC_SPACE ? "bytes" : "objects",
 		gran[g->gran]);
 	fputs("  \"program\": ", out);
-	if (m->program)
-		str(out, m->program);
-	else
-		fputs("null", out);
+	str_or_null(out, m->program);
 	fputs(",\n", out);
 	inputs(out, m);
 	modules(out, m);

@@ -114,13 +114,13 @@ int jh_report_stats(FILE *out, const struct jh_graph *g)
 	if (jh_model_coverage_tally(m, &c)) {
 		size_t nodebug = 0;
 		for (size_t j = 0; j < c.nmods; j++)
-			nodebug += !c.mods[j].full && c.mods[j].symbol;
+			nodebug += c.mods[j].state == JH_MOD_SYMBOLS ||
+				   c.mods[j].state == JH_MOD_NOSYMBOLS;
 		fprintf(out,
 			"Coverage:  %.1f%% of bytes fully symbolized, %zu module%s without debug "
 			"info\n",
-			c.total_bytes > 0 ? 100 * c.full_bytes / c.total_bytes : 100.0, nodebug,
-			nodebug == 1 ? "" : "s");
-		free(c.mods);
+			c.percent, nodebug, nodebug == 1 ? "" : "s");
+		jh_coverage_release(&c);
 	} else {
 		fprintf(out, "Coverage:  names from the profiles (.symbolized)\n");
 	}

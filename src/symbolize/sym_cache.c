@@ -169,8 +169,18 @@ static const char *parse(struct jh_symcache_file *f, const char *sig, char *buf,
 			f->frames[i] = (struct jh_frame){ fn ? strs[fn - 1] : NULL,
 							  fl ? strs[fl - 1] : NULL, line, decl };
 	}
+	uint32_t state = get32(&c), reason = get32(&c), warning = get32(&c);
+	if (!why && (state > JH_MOD_REFUSED && state != UINT32_MAX))
+		why = "bad module state";
+	if (!why && (reason > nstr || warning > nstr))
+		why = "bad module state";
 	if (!why && (c.bad || c.left))
 		why = c.bad ? "truncated" : "trailing bytes";
+	if (!why) {
+		f->state = state == UINT32_MAX ? -1 : (int)state;
+		f->reason = reason ? strs[reason - 1] : NULL;
+		f->warning = warning ? strs[warning - 1] : NULL;
+	}
 	free(strs);
 	f->nrecs = nrec;
 	f->nframes = nfr;
@@ -242,8 +252,8 @@ static uint32_t str_index(struct strtab *t, const char *s)
 	return (uint32_t)*v;
 }
 
-static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_rec *recs, size_t n,
-		   const struct jh_frame *fr)
+static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_state *ms,
+		   const struct jh_symcache_rec *recs, size_t n, const struct jh_frame *fr)
 {
 	struct strtab st = { 0 };
 	jh_u64map_init(&st.byptr);
@@ -267,6 +277,7 @@ static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_
 			nfr++;
 		}
 	}
+	uint32_t reason = str_index(&st, ms->reason), warning = str_index(&st, ms->warning);
 	jh_sb_add(out, MAGIC, 8);
 	put32(out, JH_SYMCACHE_VERSION);
 	put32(out, BOM);
@@ -281,6 +292,9 @@ static void encode(struct jh_sb *out, const char *sig, const struct jh_symcache_
 	}
 	jh_sb_add(out, rs.buf, rs.len);
 	jh_sb_add(out, frames.buf, frames.len);
+	put32(out, ms->state < 0 ? UINT32_MAX : (uint32_t)ms->state);
+	put32(out, reason);
+	put32(out, warning);
 	put32(out, crc_of(out->buf, out->len));
 	jh_sb_release(&frames);
 	jh_sb_release(&rs);
@@ -406,12 +420,12 @@ static int replace_file(const char *dir, const char *name, const char *data, siz
 }
 
 int jh_symcache_write(const char *dir, const char *name, const char *sig,
-		      const struct jh_symcache_rec *recs, size_t n, const struct jh_frame *fr,
-		      uint64_t limit)
+		      const struct jh_symcache_state *st, const struct jh_symcache_rec *recs,
+		      size_t n, const struct jh_frame *fr, uint64_t limit)
 {
 	struct jh_sb out = JH_SB_INIT;
 	jh_sb_init(&out);
-	encode(&out, sig, recs, n, fr);
+	encode(&out, sig, st, recs, n, fr);
 	int rc = replace_file(dir, name, out.buf, out.len);
 	jh_sb_release(&out);
 	if (rc == 0 && limit)
@@ -427,16 +441,20 @@ int jh_symcache_put(const char *dir, const char *name, const void *data, size_t 
 	return rc;
 }
 
-int jh_symcache_mark(const char *dir, const char *name)
+int jh_symcache_mark(const char *dir, const char *name, const char *note)
 {
-	return replace_file(dir, name, "", 0);
+	return replace_file(dir, name, note, strlen(note));
 }
 
-long long jh_symcache_age(const char *dir, const char *name)
+long long jh_symcache_age(const char *dir, const char *name, char **note)
 {
 	char *path = path_of(dir, name);
 	struct stat st;
 	int rc = stat(path, &st);
+	size_t len = 0;
+	*note = rc == 0 ? slurp(path, &len) : NULL;
+	if (*note)
+		(*note)[strnlen(*note, len)] = 0;
 	free(path);
 	if (rc != 0)
 		return -1;

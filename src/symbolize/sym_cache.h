@@ -12,8 +12,10 @@
  * u32 frames, the signature, the strings (u32 length + bytes each), the
  * records (u64 address, u32 first frame, u32 frames, u32 status), the
  * frames (u32 function, u32 file: string index + 1, 0 = unknown; u32 line;
- * u32 the function's start line),
- * then the zlib CRC-32 of everything before it. Files are written to a
+ * u32 the function's start line), the module's state (u32: enum jh_modstate
+ * of reading its DWARF, or UINT32_MAX when not known; u32 why and u32 the
+ * warning said: string index + 1, 0 = none), then the zlib CRC-32 of
+ * everything before it. Files are written to a
  * temporary file and renamed over the old one, so a reader sees a whole
  * file or none; a file that fails any check is ignored (one warning) and
  * rewritten.
@@ -23,7 +25,13 @@
 
 #include "jeheap/symbolize.h"
 
-#define JH_SYMCACHE_VERSION 2u /* 2: frames hold the function's start line */
+#define JH_SYMCACHE_VERSION 3u /* 2: frames hold the function's start line; 3: the state */
+
+/* What reading a module's DWARF gave (sym_state.c), kept with its answers. */
+struct jh_symcache_state {
+	int state;                    /* JH_MOD_LINES, _SYMBOLS or _REFUSED; -1: not known */
+	const char *reason, *warning; /* NULL: none */
+};
 
 struct jh_symcache_rec {
 	uint64_t addr;
@@ -38,6 +46,8 @@ struct jh_symcache_file {
 	size_t nrecs;
 	struct jh_frame *frames;
 	size_t nframes;
+	int state;                    /* -1: not known */
+	const char *reason, *warning; /* in buf; NULL: none */
 };
 
 /*
@@ -57,14 +67,16 @@ void jh_symcache_file_release(struct jh_symcache_file *f);
  * warning.
  */
 int jh_symcache_write(const char *dir, const char *name, const char *sig,
-		      const struct jh_symcache_rec *recs, size_t n, const struct jh_frame *fr,
-		      uint64_t limit);
+		      const struct jh_symcache_state *st, const struct jh_symcache_rec *recs,
+		      size_t n, const struct jh_frame *fr, uint64_t limit);
 
 /* Writes data[0..n) as dir/name atomically, then bounds dir as jh_symcache_write does. */
 int jh_symcache_put(const char *dir, const char *name, const void *data, size_t n, uint64_t limit);
-/* Marks dir/name (a small file: debuginfod had nothing for it) now; 0, or -1. */
-int jh_symcache_mark(const char *dir, const char *name);
-/* The age in seconds of dir/name, or -1 when it does not exist. */
-long long jh_symcache_age(const char *dir, const char *name);
+/* Marks dir/name (a small file: debuginfod had nothing for it, and note
+ * says why) now; 0, or -1. */
+int jh_symcache_mark(const char *dir, const char *name, const char *note);
+/* The age in seconds of dir/name, or -1 when it does not exist; *note: its
+ * text (caller frees), or NULL. */
+long long jh_symcache_age(const char *dir, const char *name, char **note);
 
 #endif

@@ -110,11 +110,15 @@ struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned 
 		jh_sb_addf(&hex, "%02x", id[i]);
 	jh_sb_addf(&miss, "%s.%s.neg", hex.buf, executable ? "executable" : "debuginfo");
 	struct jh_elf_image *im = NULL;
-	long long age = f->cache_dir ? jh_symcache_age(f->cache_dir, miss.buf) : -1;
+	char *said = NULL;
+	long long age = f->cache_dir ? jh_symcache_age(f->cache_dir, miss.buf, &said) : -1;
 	if (age >= 0 && age < JH_DEBUGINFOD_MISS_TTL) {
-		note(f, module, "none in the last 10 minutes: not asked again");
+		/* what the run that asked said, so that this one says the same */
+		note(f, module, said && *said ? said : "not found");
+		free(said);
 		goto out;
 	}
+	free(said);
 	if (!f->began) {
 		f->began = 1;
 		f->c = debuginfod_begin();
@@ -126,9 +130,10 @@ struct jh_elf_image *jh_debuginfod_find(struct jh_debuginfod *f, const unsigned 
 					      f->c, (const unsigned char *)hex.buf, 0, &path))
 		      : -ENOMEM;
 	if (fd < 0) {
-		note(f, module, fd == -ENOENT ? "not found" : strerror(-fd));
+		const char *why = fd == -ENOENT ? "not found" : strerror(-fd);
+		note(f, module, why);
 		if (f->cache_dir)
-			jh_symcache_mark(f->cache_dir, miss.buf);
+			jh_symcache_mark(f->cache_dir, miss.buf, why);
 		goto out;
 	}
 	close(fd);

@@ -13,7 +13,7 @@
 #include "jeheap/elf_image.h"
 #include "jeheap/symbolize.h"
 
-#define JH_DEBUGINFOD_MISS_TTL 600 /* 10 minutes, as the warning says */
+#define JH_DEBUGINFOD_MISS_TTL 600 /* 10 minutes (README, man page) */
 
 struct jh_debuginfod;
 

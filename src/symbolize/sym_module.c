@@ -9,6 +9,7 @@
 #include "jeheap/trace.h"
 
 #include <elf.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +24,26 @@ static uint64_t page_up(uint64_t x)
 	return (x + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 }
 
+/* The outcome of reading the DWARF, with its warning (said by jh_modules_say). */
+static void loaded(struct jh_module *m, int state, const char *why, const char *fmt, ...)
+	JH_PRINTF(4, 5);
+static void loaded(struct jh_module *m, int state, const char *why, const char *fmt, ...)
+{
+	struct jh_sb sb = JH_SB_INIT;
+	jh_sb_init(&sb);
+	va_list ap;
+	va_start(ap, fmt);
+	jh_sb_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	jh_module_loaded(m, state, why, sb.buf);
+	jh_sb_release(&sb);
+}
+
 /* Past the DWARF memory ceiling: one warning, and the debug files are let go. */
 static void give_up(struct jh_module *m, const struct jh_diag *d)
 {
-	jh_warn("%s; %s left unsymbolized", d->msg, m->mappath);
+	loaded(m, JH_MOD_REFUSED, d->msg, "%s; %s left unsymbolized", d->msg, m->mappath);
+	m->over_limit = 1;
 	if (m->secs)
 		jh_sections_close(m->secs);
 	if (m->altsecs)
@@ -86,8 +103,10 @@ void jh_module_load(struct jh_module *m)
 		return;
 	m->loaded = 1;
 	jh_module_load_symbols(m);
-	if (!m->dbg)
+	if (!m->dbg) {
+		jh_module_loaded(m, JH_MOD_SYMBOLS, NULL, NULL);
 		return;
+	}
 	jh_oom_reading(jh_elf_image_path(m->dbg));
 	struct jh_diag d = { { 0 }, 0 };
 	int over = 0;
@@ -98,7 +117,10 @@ void jh_module_load(struct jh_module *m)
 	}
 	if (!m->secs) {
 		if (d.msg[0])
-			jh_warn("%s: cannot read debug information: %s", m->mappath, d.msg);
+			loaded(m, JH_MOD_REFUSED, d.msg, "%s: cannot read debug information: %s",
+			       m->mappath, d.msg);
+		else
+			jh_module_loaded(m, JH_MOD_SYMBOLS, NULL, NULL);
 		return;
 	}
 	if (m->alt)
@@ -111,8 +133,10 @@ void jh_module_load(struct jh_module *m)
 	m->dw = jh_dwarf_open(m->secs, m->altsecs, &d);
 	JH_TRACE("module %s: dwarf open", m->mappath);
 	if (!m->dw && d.msg[0])
-		jh_warn("%s: unusable DWARF, using symbols only: %s", jh_elf_image_path(m->dbg),
-			d.msg);
+		loaded(m, JH_MOD_REFUSED, d.msg, "%s: unusable DWARF, using symbols only: %s",
+		       jh_elf_image_path(m->dbg), d.msg);
+	else
+		jh_module_loaded(m, m->dw ? JH_MOD_LINES : JH_MOD_SYMBOLS, NULL, NULL);
 }
 
 static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct jh_module *m);
@@ -123,6 +147,7 @@ static struct jh_module *new_module(const char *key, const char *mappath, int is
 	m->key = xstrdup(key);
 	m->mappath = xstrdup(mappath);
 	m->is_main = is_main;
+	m->allocator = !is_main && jh_allocator_library_name(mappath);
 	jh_u64map_init(&m->cache);
 	return m;
 }
@@ -144,12 +169,17 @@ struct jh_module *jh_module_open(const struct jh_symbolizer_opts *o, const char 
 	if (m->file)
 		m->bin = jh_elf_image_open(m->file, &d);
 	if (!m->bin) {
-		if (m->file)
+		struct jh_sb why = JH_SB_INIT;
+		jh_sb_init(&why);
+		if (m->file) {
 			jh_warn("%s: cannot use %s: %s; its frames stay unresolved", mappath,
 				m->file, d.msg);
-		else
-			jh_warn("%s: file not found (tried: %s); its frames stay unresolved",
-				mappath, tried.buf);
+			jh_sb_addf(&why, "cannot use %s: %s", m->file, d.msg);
+		} else { /* said with the others in one line */
+			m->missing = 1;
+			jh_sb_addf(&why, "tried: %s", tried.buf);
+		}
+		m->reason = jh_sb_detach(&why);
 		m->warned = 1;
 		jh_sb_release(&tried);
 		return m;
@@ -165,8 +195,8 @@ static struct jh_module *finish_open(const struct jh_symbolizer_opts *o, struct 
 	if (jh_elf_image_damage(m->bin))
 		jh_warn("%s: %s; names from it may be missing", jh_elf_image_path(m->bin),
 			jh_elf_image_damage(m->bin));
-	m->allocator = !m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
-		       jh_elf_image_exports(m->bin, "mallctl");
+	m->allocator = m->allocator || (!m->is_main && jh_elf_image_type(m->bin) == ET_DYN &&
+					jh_elf_image_exports(m->bin, "mallctl"));
 	find_dwarf(o, m);
 	return m;
 }
@@ -229,13 +259,16 @@ struct jh_module *jh_module_open_id(const struct jh_symbolizer_opts *o, const ch
 				mappath, path, has.buf, want.buf, tried.buf);
 			jh_sb_release(&has);
 			jh_elf_image_close(atpath);
+			m->mismatch = 1;
 		} else if (path) {
 			jh_warn("%s: cannot use %s: %s; its frames stay unresolved", mappath, path,
 				d.msg);
-		} else {
-			jh_warn("%s: file with build ID %s not found (tried: %s); its frames stay "
-				"unresolved",
-				mappath, want.buf, tried.buf);
+		} else { /* said with the others in one line */
+			m->missing = 1;
+			struct jh_sb why = JH_SB_INIT;
+			jh_sb_init(&why);
+			jh_sb_addf(&why, "build ID %s; tried: %s", want.buf, tried.buf);
+			m->reason = jh_sb_detach(&why);
 		}
 		jh_sb_release(&want);
 		free(path);
@@ -282,6 +315,8 @@ void jh_module_close(struct jh_module *m)
 	free(m->file);
 	free(m->cache_name);
 	free(m->cache_sig);
+	free(m->reason);
+	free(m->warning);
 	free(m);
 }
 

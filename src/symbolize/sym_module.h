@@ -43,7 +43,26 @@ struct jh_module {
 	int units_tried;                 /* its file looked for */
 	int units_written;               /* --symbols-only: written (or found valid) this run */
 	struct jh_unit_strings ustrings; /* the strings of answers from units */
+	/* sym_state.c: what the coverage reports read (jh_symbolizer_modinfo) */
+	int load_known; /* the DWARF outcome is known: from jh_module_load or the cache */
+	int load_state; /* then: JH_MOD_LINES, JH_MOD_REFUSED, or JH_MOD_SYMBOLS (no DWARF) */
+	int over_limit; /* refused: past the memory ceiling */
+	char *reason;   /* missing: what was tried; refused: why */
+	char *warning;  /* the load's warning (cached with the answers), said by jh_modules_say */
+	int warning_said;
+	int missing; /* no file found: said in jh_modules_say's one line */
+	int missing_said;
 };
+
+/* sym_state.c: the module's state (jh_symbolizer_modinfo). */
+void jh_module_info(const struct jh_module *m, struct jh_modinfo *mi);
+/* Notes the outcome of reading m's DWARF: state (JH_MOD_LINES,
+ * JH_MOD_SYMBOLS or JH_MOD_REFUSED), why, and the warning to say (NULL: none). */
+void jh_module_loaded(struct jh_module *m, int state, const char *why, const char *warning);
+/* Says what is not yet said of mods[0..n): each load warning in module
+ * order, then the files not found in one line (the main program first),
+ * with verbose followed by one line per file saying what was tried. */
+void jh_modules_say(struct jh_module **mods, size_t n, int verbose);
 
 /*
  * Opens the module for path (the binary lookup of debug_find.h, or the

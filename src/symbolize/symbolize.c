@@ -152,6 +152,8 @@ static void cache_load(struct jh_symbolizer *s, struct jh_module *m)
 	JH_TRACE("cache %s: read", m->mappath);
 	if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 0, &f) == 1) {
 		JH_TRACE("cache %s: %zu answers", m->mappath, f.nrecs);
+		if (f.state >= 0 && !m->load_known) /* what the run that read the DWARF said */
+			jh_module_loaded(m, f.state, f.reason, f.warning);
 		cache_add(s, m, &f);
 	}
 	jh_symcache_file_release(&f);
@@ -181,7 +183,9 @@ static void cache_save(struct jh_symbolizer *s)
 			r[n++] = (struct jh_symcache_rec){ m->cache.keys[k], c->first, c->nframes,
 							   c->status };
 		}
-		jh_symcache_write(s->o.cache_dir, m->cache_name, m->cache_sig, r, n, s->frames,
+		struct jh_symcache_state st = { m->load_known ? m->load_state : -1, m->reason,
+						m->warning };
+		jh_symcache_write(s->o.cache_dir, m->cache_name, m->cache_sig, &st, r, n, s->frames,
 				  s->o.cache_size);
 		free(r);
 	}
@@ -206,9 +210,20 @@ struct jh_module *jh_symbolizer_module(struct jh_symbolizer *s, const char *mapp
 		if (s->mods[i]->usable && !s->mods[i]->mismatch &&
 		    !strcmp(s->mods[i]->mappath, mappath)) {
 			jh_module_load(s->mods[i]);
+			jh_modules_say(s->mods, s->nmods, s->o.verbose);
 			return s->mods[i];
 		}
 	return NULL;
+}
+
+int jh_symbolizer_modinfo(struct jh_symbolizer *s, const char *module, struct jh_modinfo *mi)
+{
+	for (size_t i = 0; s && module && i < s->nmods; i++)
+		if (!strcmp(s->mods[i]->mappath, module)) {
+			jh_module_info(s->mods[i], mi);
+			return 0;
+		}
+	return -1;
 }
 
 static struct jh_module *program_module(struct jh_symbolizer *s)
@@ -659,7 +674,9 @@ static void emit(struct jh_symbolizer *s, const struct where *w, const struct ca
 	*out = (struct jh_symresult){ 0 };
 	out->module = w->m ? jh_intern(names, w->m->mappath) : NULL;
 	out->modaddr = w->modaddr;
-	out->allocator = w->m && w->m->allocator && !w->m->mismatch;
+	/* by name also when the file is absent or another one */
+	out->allocator = w->m && w->m->allocator &&
+			 (!w->m->mismatch || jh_allocator_library_name(w->m->mappath));
 	out->first = (uint32_t)fr->nr;
 	out->status = c ? c->status : JH_SYM_UNKNOWN;
 	if (!c)
@@ -766,6 +783,7 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	JH_TRACE("symbolize: modules open");
 	int rc = resolve_pending(s, w, npcs, d);
 	JH_TRACE("symbolize: resolved");
+	jh_modules_say(s->mods, s->nmods, s->o.verbose);
 	jh_debuginfod_warn(s->o.debuginfod_client);
 	if (rc == 0)
 		cache_save(s);

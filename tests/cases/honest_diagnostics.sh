@@ -20,13 +20,17 @@ gcc -g -O0 -Wl,--build-id -o prog prog.c || { echo "FAIL: gcc"; exit 1; }
 addr=0x$(nm prog | awk '$3 == "work" { print $1 }')
 echo "$addr" >addr
 
-# check NAME WANT_STDERR WANT_FIRST_LINE CMD...
+# check NAME WANT_STDERR WANT_FIRST_LINE CMD...: CMD runs twice with one fresh cache
+# folder; the warm run must say the same, byte for byte
 check() {
 	local name=$1 want=$2 first=$3
 	shift 3
-	"$@" <addr >out 2>err
+	rm -rf "$T/cache"
+	JEHEAP_CACHE_DIR=$T/cache "$@" <addr >out 2>err
 	local rc=$?
 	[ $rc = 0 ] || { echo "FAIL: $name: status $rc"; fail=1; }
+	JEHEAP_CACHE_DIR=$T/cache "$@" <addr >out.warm 2>err.warm
+	cmp -s err err.warm && cmp -s out out.warm || { echo "FAIL: $name: the warm run differs"; fail=1; }
 	if [ "$(cat err)" != "$want" ]; then
 		echo "FAIL: $name: stderr differs:"
 		diff <(printf '%s\n' "$want") err

@@ -57,11 +57,11 @@ for d in cxx-s12 mt-s12 mtclang-s12-accum; do
   grep -q "warning" "$TMP/err" && fail "$d: by build ID: $(grep warning "$TMP/err")"
   # without the debug dir: not found, and the frames say so
   "$JEHEAP" --collapsed "$TMP/u.pb.gz" > "$TMP/got" 2> "$TMP/err"
-  [ "$(grep -c "^jeheap: warning: $gone: file with build ID $id not found" "$TMP/err")" = 1 ] ||
+  [ "$(grep -c "^jeheap: warning: 1 mapped file not found here: $gone; " "$TMP/err")" = 1 ] ||
     fail "$d: no debug dir: $(head -2 "$TMP/err")"
 
   tried="$dbg/.build-id/00/${BADID:2}.debug, /usr/lib/debug/.build-id/00/${BADID:2}.debug"
-  unresolved "wrong ID" "jeheap: warning: $gone: file with build ID $BADID not found (tried: $tried, $gone); its frames stay unresolved" \
+  unresolved "wrong ID" "jeheap: warning: 1 mapped file not found here: $gone; its frames stay unresolved (--sysroot, --path-map or --lib_prefix point at copies; --verbose says what was tried)" \
     --rename "$prog=$gone" --build-id "$prog=$BADID"
   cmp -s "$TMP/want" "$TMP/got" && fail "$d: wrong ID: symbolized all the same"
   unresolved "other file" "jeheap: warning: $prog: $prog has build ID $id, not the profile's $BADID (tried: $tried, $prog); its frames stay unresolved" \

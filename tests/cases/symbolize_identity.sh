@@ -24,7 +24,12 @@ grep -q padding_fn rb/rfix.c || fail "fixture not changed"
 # 1a. given as the program while the file the dump mapped (./rfix) is there: one warning, and
 # the frames are named from the mapped file, exactly as without a program argument
 "$JEHEAP" --text "$H" >plain 2>/dev/null || fail "no program: exit $?"
-"$JEHEAP" --text rb/rfix "$H" >out 2>err || fail "rebuilt: exit $?"
+"$JEHEAP" --cache-dir="$T/c1" --text rb/rfix "$H" >out 2>err || fail "rebuilt: exit $?"
+# a warm run (one fresh cache folder) says the same, byte for byte
+"$JEHEAP" --cache-dir="$T/c1" --text rb/rfix "$H" >/dev/null 2>err2 || fail "rebuilt warm: exit $?"
+cmp -s err err2 || fail "rebuilt: the warm run says otherwise: $(diff err err2)"
+# the problem is said once: the coverage line does not name the program again
+grep '% of bytes fully symbolized' err | grep -q 'rfix' && fail "rebuilt: the coverage line repeats it: $(cat err)"
 grep -v '% of bytes fully symbolized' err >warn
 [ "$(wc -l <warn)" = 1 ] || fail "rebuilt: not one warning: $(cat err)"
 grep -Eqx 'jeheap: warning: rb/rfix differs from the program that ran \(([0-9]+) of ([0-9]+) return addresses do not follow a call\); its frames are named from /.*/rfix, the file the profile mapped, instead' warn ||

@@ -14,7 +14,15 @@ mv "$lib" "$lib.gone"
 "$JEHEAP" --symbols "$FX/prog_pie" < "$W/in" > "$W/got.missing" 2> "$W/err.missing"
 cat "$W/err.missing"
 [ "$(grep -c "libsymlib.so" "$W/err.missing")" = 1 ] || { echo "FAIL: missing library not reported exactly once" >&2; exit 1; }
-grep -q "tried: $lib" "$W/err.missing" || { echo "FAIL: warning does not say what was tried" >&2; exit 1; }
+grep -qx "jeheap: warning: 1 mapped file not found here: $lib; its frames stay unresolved (--sysroot, --path-map or --lib_prefix point at copies; --verbose says what was tried)" "$W/err.missing" ||
+	{ echo "FAIL: not the one line for missing files" >&2; exit 1; }
+# --verbose: what was tried, on a line of its own; a warm run (one fresh cache folder)
+# says the same
+for run in cold warm; do
+	"$JEHEAP" --verbose --cache-dir="$W/cache" --symbols "$FX/prog_pie" < "$W/in" > /dev/null 2> "$W/err.$run"
+done
+grep -qx "jeheap: warning: $lib: not found (tried: $lib)" "$W/err.cold" || { echo "FAIL: --verbose does not say what was tried" >&2; exit 1; }
+cmp -s "$W/err.cold" "$W/err.warm" || { echo "FAIL: the warm run says otherwise" >&2; exit 1; }
 if grep -q 'symlib\|lib_static_alloc\|lib_fill' "$W/got.missing"; then echo "FAIL: names for a missing file" >&2; exit 1; fi
 grep -q '^leaf_alloc$' "$W/got.missing" || { echo "FAIL: the program's frames were lost" >&2; exit 1; }
 

@@ -91,7 +91,7 @@ dump "$T/g" >"$T/6.heap"
 # coverage WHAT FULLY WARNING: how many addresses had DWARF, the refusal
 coverage() {
 	"$JEHEAP" --text --verbose --debug-dir="$T/dbg" "$T/6.heap" >/dev/null 2>"$T/err"
-	if ! grep -q "^jeheap: symbolized $2 of 2 unique addresses" "$T/err" ||
+	if ! grep -q "^jeheap: [0-9.]*% of bytes fully symbolized; of 2 unique addresses $2 with lines" "$T/err" ||
 		{ [ -n "$3" ] && ! grep -qxF "$3" "$T/err"; }; then
 		echo "FAIL: $1: want $2 of 2 with DWARF${3:+ and '$3'}:"
 		sed 's/^/  /' "$T/err"

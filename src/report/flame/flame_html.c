@@ -22,6 +22,9 @@ static const char page_style[] =
 	"#jh-table td{padding:2px 8px;text-align:right;border-top:1px solid #ddd;"
 	"font-family:monospace}"
 	"#jh-table td:first-child{max-width:70em;overflow-wrap:anywhere}"
+	"table.jh-coverage{border-collapse:collapse;font-size:13px;margin-top:4px}"
+	"table.jh-coverage th,table.jh-coverage td{text-align:left;padding:1px 8px;"
+	"border-top:1px solid #ddd}"
 	"p{margin:4px 0}"
 	".jh-bar{margin:8px 0}.jh-bar input{width:28em}";
 
@@ -42,26 +45,44 @@ static void add_files(struct jh_sb *sb, const char *th, char *const *files, size
 	jh_sb_adds(sb, "</td></tr>\n");
 }
 
-/* The symbolizer's coverage line (what jeheap prints on stderr). */
+/* The coverage (model.h): the share fully symbolized, then a small table of
+ * the modules short of lines: module, state, share of bytes, action. */
 static void add_coverage(struct jh_sb *sb, const struct jh_model *m)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (f) {
-		jh_model_coverage(m, f);
-		fclose(f);
-	}
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	const char *s = buf;
-	if (len > 8 && !strncmp(s, "jeheap: ", 8))
-		s += 8, len -= 8;
-	if (len)
-		jh_markup_escape(sb, s, len);
-	else
+	struct jh_coverage c;
+	if (!jh_model_coverage_tally(m, &c)) {
 		jh_sb_adds(sb, "every name came with the input (.symbolized)");
-	free(buf);
+		return;
+	}
+	jh_coverage_actions(&c, c.nmods);
+	jh_sb_addf(sb, "%.1f%% of bytes fully symbolized", c.percent);
+	size_t rows = 0;
+	for (size_t j = 0; j < c.nmods; j++) {
+		const struct jh_coverage_module *cm = &c.mods[j];
+		if (cm->bytes_short <= 0)
+			continue;
+		if (!rows++)
+			jh_sb_adds(
+				sb,
+				"\n<table class=\"jh-coverage\"><tr><th>Module</th><th>State</th>"
+				"<th>Bytes short of lines</th><th>Action</th></tr>\n");
+		jh_sb_adds(sb, "<tr><td>");
+		add_text(sb, cm->module);
+		jh_sb_adds(sb, "</td><td>");
+		add_text(sb, cm->state >= 0 ? jh_modstate_name(cm->state) : "not symbolized");
+		jh_sb_addf(sb, "</td><td>%.1f%%</td><td>",
+			   c.total_bytes > 0 ? 100 * cm->bytes_short / c.total_bytes : 0.0);
+		if (cm->reason) {
+			add_text(sb, cm->reason);
+			jh_sb_adds(sb, cm->action ? "; " : "");
+		}
+		if (cm->action)
+			add_text(sb, cm->action);
+		jh_sb_adds(sb, "</td></tr>\n");
+	}
+	if (rows)
+		jh_sb_adds(sb, "</table>");
+	jh_coverage_release(&c);
 }
 
 static void add_info(struct jh_sb *sb, const struct jh_flame *f)

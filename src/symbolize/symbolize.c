@@ -18,29 +18,11 @@
 #include "sym_identity.h"
 #include "mem_budget.h"
 #include "sym_module.h"
+#include "symbolizer.h"
 
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PENDING UINT64_MAX - 1
-
-struct cached {
-	uint8_t status;
-	uint32_t first, nframes; /* into s->frames */
-};
-
-struct jh_symbolizer {
-	struct jh_symbolizer_opts o; /* deep copy */
-	struct jh_module **mods;
-	size_t nmods, amods;
-	struct jh_intern names;     /* display names and files of cached frames */
-	struct jh_u64map demangled; /* raw name pointer -> interned display name */
-	struct jh_frame *frames;
-	size_t nframes, aframes;
-	struct cached *res;
-	size_t nres, ares;
-};
 
 /* One executable mapping of this call (or an --add_lib / catch-all range). */
 struct range {
@@ -115,82 +97,6 @@ void jh_symbolizer_free(struct jh_symbolizer *s)
 	free(s);
 }
 
-/* Adds the answers of f that m lacks to the symbolizer's answers. */
-static void cache_add(struct jh_symbolizer *s, struct jh_module *m, struct jh_symcache_file *f)
-{
-	for (size_t i = 0; i < f->nrecs; i++) {
-		const struct jh_symcache_rec *r = &f->recs[i];
-		int added;
-		if (r->addr == UINT64_MAX)
-			continue;
-		uint64_t *v = jh_u64map_put(&m->cache, r->addr, &added);
-		if (!added)
-			continue;
-		*v = s->nres;
-		JH_GROW(s->res, s->nres + 1, s->ares);
-		s->res[s->nres++] = (struct cached){ r->status, (uint32_t)s->nframes, r->nframes };
-		if (r->nframes == 0)
-			continue;
-		JH_GROW(s->frames, s->nframes + r->nframes, s->aframes);
-		/* the file's strings, each once, stay where they are (kept by m) */
-		memcpy(s->frames + s->nframes, f->frames + r->first,
-		       r->nframes * sizeof(*s->frames));
-		s->nframes += r->nframes;
-	}
-	JH_GROW(m->cache_bufs, m->ncache_bufs + 1, m->acache_bufs);
-	m->cache_bufs[m->ncache_bufs++] = f->buf;
-	f->buf = NULL;
-}
-
-/* The answers the cache holds for a module just opened. */
-static void cache_load(struct jh_symbolizer *s, struct jh_module *m)
-{
-	if (!s->o.cache_dir || !m->usable)
-		return;
-	jh_module_cache_id(m);
-	struct jh_symcache_file f;
-	JH_TRACE("cache %s: read", m->mappath);
-	if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 0, &f) == 1) {
-		JH_TRACE("cache %s: %zu answers", m->mappath, f.nrecs);
-		if (f.state >= 0 && !m->load_known) /* what the run that read the DWARF said */
-			jh_module_loaded(m, f.state, f.reason, f.warning);
-		cache_add(s, m, &f);
-	}
-	jh_symcache_file_release(&f);
-	JH_TRACE("cache %s: added", m->mappath);
-}
-
-/* Writes the answers of every module that resolved new ones (with those
- * another run wrote meanwhile). */
-static void cache_save(struct jh_symbolizer *s)
-{
-	for (size_t i = 0; s->o.cache_dir && i < s->nmods; i++) {
-		struct jh_module *m = s->mods[i];
-		if (!m->cache_new || !m->cache_name)
-			continue;
-		m->cache_new = 0;
-		struct jh_symcache_file f;
-		if (jh_symcache_read(s->o.cache_dir, m->cache_name, m->cache_sig, 1, &f) == 1)
-			cache_add(s, m, &f);
-		jh_symcache_file_release(&f);
-		struct jh_symcache_rec *r = xmalloc(jh_st_mult(m->cache.nr + 1, sizeof(*r)));
-		size_t n = 0;
-		for (size_t k = 0; k < m->cache.cap; k++) {
-			uint64_t v = m->cache.vals[k];
-			if (m->cache.keys[k] == UINT64_MAX || v == PENDING)
-				continue;
-			const struct cached *c = &s->res[v];
-			r[n++] = (struct jh_symcache_rec){ m->cache.keys[k], c->first, c->nframes,
-							   c->status };
-		}
-		struct jh_symcache_state st = { m->load_known ? m->load_state : -1, m->reason,
-						m->warning };
-		jh_symcache_write(s->o.cache_dir, m->cache_name, m->cache_sig, &st, r, n, s->frames,
-				  s->o.cache_size);
-		free(r);
-	}
-}
-
 /* The module for key, opened on first use. */
 static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, const char *mappath,
 				    const char *filepath, int is_main)
@@ -200,7 +106,7 @@ static struct jh_module *get_module(struct jh_symbolizer *s, const char *key, co
 			return s->mods[i];
 	JH_GROW(s->mods, s->nmods + 1, s->amods);
 	s->mods[s->nmods] = jh_module_open(&s->o, key, mappath, filepath, is_main);
-	cache_load(s, s->mods[s->nmods]);
+	jh_symbolizer_cache_load(s, s->mods[s->nmods]);
 	return s->mods[s->nmods++];
 }
 
@@ -253,7 +159,7 @@ static struct jh_module *module_by_id(struct jh_symbolizer *s, const struct jh_m
 		JH_GROW(s->mods, s->nmods + 1, s->amods);
 		m = s->mods[s->nmods++] = jh_module_open_id(&s->o, key.buf, mp->path, mp->build_id,
 							    mp->build_id_len, is_main);
-		cache_load(s, m);
+		jh_symbolizer_cache_load(s, m);
 	}
 	jh_sb_release(&key);
 	return m;
@@ -786,7 +692,7 @@ int jh_symbolize(struct jh_symbolizer *s, const struct jh_mapping *maps, size_t 
 	jh_modules_say(s->mods, s->nmods, s->o.verbose);
 	jh_debuginfod_warn(s->o.debuginfod_client);
 	if (rc == 0)
-		cache_save(s);
+		jh_symbolizer_cache_save(s);
 	for (size_t i = 0; rc == 0 && s->o.build_index && i < s->nmods; i++)
 		jh_module_units_write(s->mods[i], &s->o);
 	if (rc == 0) {

@@ -41,7 +41,7 @@ static const char sep_tree[] =
 
 /* measurement's memory units. */
 static const struct {
-	const char *name;
+	char name[3];
 	double factor;
 } units[] = { { "B", 1 },
 	      { "kB", 1024.0 },

@@ -44,6 +44,18 @@ struct jh_analysis_opts {
 	/* JH_NORM_CLONES | JH_NORM_TEMPLATES (names.h): function names
 	 * normalised (matching across builds); 0 = as jeprof names them */
 	unsigned normalize;
+	/* also fill jh_graph.values and .pprof_total: what Go pprof reads of
+	 * jeheap's --proto (analyse_pprof.c) */
+	int pprof;
+};
+
+/* jh_graph.fullnames: filters whose regex matched no name under their own
+ * rules (jeprof's short names, file:line, address) but matched full
+ * signatures (what --collapsed and the flame graphs show), and so used
+ * those. */
+enum {
+	JH_FULL_FOCUS = 1,
+	JH_FULL_IGNORE = 2,
 };
 
 enum jh_unit {
@@ -107,6 +119,17 @@ struct jh_graph {
 	 * --show_from, --prune_from or --noinlines; NULL without them. Reports
 	 * that walk a location's frames skip these (their keys have none). */
 	const uint8_t *frame_hidden;
+
+	unsigned fullnames; /* JH_FULL_* */
+	/* The filters given (NULL if not): Go pprof's "Active filters" */
+	const char *focus_re, *ignore_re, *hide_re, *show_re, *show_from_re;
+	/* With jh_analysis_opts.pprof: every value of each stack (profiles -
+	 * bases, indexed as stacks, by enum jh_value), and Go pprof's total of
+	 * the selected value: the sum of |llround(v)| over the samples of
+	 * jeheap's --proto without --focus, --ignore and the frame filters
+	 * (pprof's total is taken before its filters). NULL / 0 otherwise. */
+	double (*values)[JH_NVALUES];
+	int64_t pprof_total;
 
 	void *priv;
 };

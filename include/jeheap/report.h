@@ -46,13 +46,16 @@ int jh_report_text(FILE *out, const struct jh_graph *g, const struct jh_report_o
 /* --collapsed: sorted folded stacks; with --base "before after" columns. */
 int jh_report_collapsed(FILE *out, const struct jh_graph *g);
 
-/* Go pprof's text views (report_pprof_text.c), in its layout: --traces
- * (every stack, leaf first, with its value, largest first), --tree (each
- * function with its callers above and callees below, the edge values and
- * their share of its cum) and --peek=RE (--tree of the functions whose
- * names match re; none: -1 with d set, JH_EXIT_NODATA). */
-int jh_report_traces(FILE *out, const struct jh_graph *g);
-int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re, struct jh_diag *d);
+/* Go pprof's text views (report_pprof_text.c), as `go tool pprof` prints
+ * them for jeheap's --proto of the same input and options: --traces (the
+ * proto's samples, leaf first, with their values and labels), --tree (each
+ * node with its callers above and callees below, pprof's node and edge
+ * trimming by o->nodefraction, o->nodecount, o->edgefraction) and
+ * --peek=RE (the untrimmed tree's nodes whose names match re; none: -1
+ * with d set, JH_EXIT_NODATA). g is analysed with jh_analysis_opts.pprof. */
+int jh_report_traces(FILE *out, const struct jh_graph *g, const struct jh_report_opts *o);
+int jh_report_tree(FILE *out, const struct jh_graph *g, const char *re,
+		   const struct jh_report_opts *o, struct jh_diag *d);
 
 /*
  * --dot: jeprof's call graph (docs/jeprof.md §8) appended to dot. mode is the

@@ -216,11 +216,13 @@ static int loc_keep(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 }
 
 /* jeprof's focus/ignore test of one pc: its key, or any inline level's short
- * name or file:line. */
+ * name or file:line; with full, the full signatures instead. */
 static int loc_matches(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t id,
-		       struct jh_filter *re)
+		       struct jh_filter *re, int full)
 {
 	const struct jh_location *l = &m->locs[id];
+	if (full)
+		return jh_loc_matches_full(l, m, re, &gp->sb2);
 	jh_sb_reset(&gp->sb2);
 	jh_pc_key(&gp->sb2, l->pc);
 	if (jh_filter_match(re, gp->sb2.buf, gp->sb2.len))
@@ -246,9 +248,27 @@ static int loc_flag(struct jh_graph_priv *gp, const struct jh_model *m, uint32_t
 		    struct jh_filter *re, uint8_t done, uint8_t yes)
 {
 	uint8_t *f = &gp->lflags[id];
+	int full = re == gp->focus ? gp->focus_full : gp->ignore_full;
 	if (!(*f & done))
-		*f |= done | (loc_matches(gp, m, id, re) ? yes : 0);
+		*f |= done | (loc_matches(gp, m, id, re, full) ? yes : 0);
 	return *f & yes;
+}
+
+/* Whether --focus or --ignore (re) matches full signatures instead: no
+ * location (allocator frames aside) matches under jeprof's rules, and one
+ * full signature does. Then the flags done and yes are cleared. */
+static int use_full(struct jh_graph_priv *gp, const struct jh_model *m, struct jh_filter *re,
+		    uint8_t done, uint8_t yes)
+{
+	for (uint32_t i = 0; i < m->nlocs; i++)
+		if (!(gp->lflags[i] & LF_SKIP) && loc_flag(gp, m, i, re, done, yes))
+			return 0;
+	int any = 0;
+	for (uint32_t i = 0; !any && i < m->nlocs; i++)
+		any = !(gp->lflags[i] & LF_SKIP) && loc_matches(gp, m, i, re, 1);
+	for (uint32_t i = 0; any && i < m->nlocs; i++)
+		gp->lflags[i] &= (uint8_t) ~(done | yes);
+	return any;
 }
 
 /* The GRAN_FUNCTIONS node of a named frame (level j of location id) + 1,
@@ -412,7 +432,8 @@ static int make_filter(struct jh_filter **f, const char *opt, const char *re, st
 }
 
 /* One input stack (model stack id with its counts) through removal and filters. */
-static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before, double v2)
+static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before, double v2,
+		      const struct jh_counts *c)
 {
 	struct jh_graph_priv *gp = g->priv;
 	const struct jh_model *m = g->m;
@@ -444,6 +465,8 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before,
 		start = gp->npool;
 		n = k;
 	}
+	if (gp->pp)
+		jh_pprof_acc_add(gp->pp, pool + start, n, v);
 	if (gp->focus) {
 		size_t i = 0;
 		while (i < n &&
@@ -470,7 +493,9 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before,
 		n = k;
 	}
 	int added;
-	uint32_t id = jh_seqset_put(&gp->stacks, pool, start, (uint32_t)n, &added);
+	uint32_t id = gp->pp && gp->frames_on /* pprof merges before them */
+			      ? jh_pprof_stack_id(gp->pp, (uint32_t)g->nstacks, &added)
+			      : jh_seqset_put(&gp->stacks, pool, start, (uint32_t)n, &added);
 	if (added) {
 		JH_GROW(g->stacks, g->nstacks + 1, g->stacks_alloc);
 		struct jh_gstack *gs = &g->stacks[g->nstacks++];
@@ -482,6 +507,8 @@ static void add_stack(struct jh_graph *g, uint32_t sid, double v, double before,
 		if (pool == gp->pool)
 			gp->npool += n;
 	}
+	if (gp->pp)
+		jh_pprof_values(gp->pp, g, id, c);
 	struct jh_gstack *gs = &g->stacks[id];
 	gs->v += v;
 	gs->before += before;
@@ -608,6 +635,18 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 	    make_filter(&gp->exclude, "exclude", o->exclude, d) || jh_frames_make(gp, m, o, d))
 		return -1;
 	g->frame_hidden = gp->fhide;
+	if (gp->focus && (gp->focus_full = use_full(gp, m, gp->focus, LF_FOCUS_DONE, LF_FOCUS)))
+		g->fullnames |= JH_FULL_FOCUS;
+	if (gp->ignore &&
+	    (gp->ignore_full = use_full(gp, m, gp->ignore, LF_IGNORE_DONE, LF_IGNORE)))
+		g->fullnames |= JH_FULL_IGNORE;
+	g->focus_re = gp->focus ? o->focus : NULL;
+	g->ignore_re = gp->ignore ? o->ignore : NULL;
+	g->hide_re = gp->hide ? o->hide : NULL;
+	g->show_re = gp->show ? o->show : NULL;
+	g->show_from_re = gp->show_from ? o->show_from : NULL;
+	if (o->pprof)
+		gp->pp = jh_pprof_acc_new(gp->focus || gp->ignore || gp->frames_on);
 
 	enum jh_value v = o->value, v2 = g->value2;
 	if (thread < 0) {
@@ -617,7 +656,7 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 				continue;
 			g->total += s->c.v[v];
 			add_stack(g, (uint32_t)i, s->c.v[v],
-				  m->stack_base ? m->stack_base[i].v[v] : 0, s->c.v[v2]);
+				  m->stack_base ? m->stack_base[i].v[v] : 0, s->c.v[v2], &s->c);
 		}
 	} else {
 		const struct jh_mthread *t = &m->threads[thread];
@@ -626,11 +665,13 @@ static int analyse(struct jh_graph *g, const struct jh_model *m, const struct jh
 				continue;
 			g->total += t->c[i].v[v];
 			add_stack(g, t->stacks[i], t->c[i].v[v], t->base ? t->base[i].v[v] : 0,
-				  t->c[i].v[v2]);
+				  t->c[i].v[v2], &t->c[i]);
 		}
 	}
 	g->locpool = (gp->retain || gp->exclude || gp->frames_on) ? gp->pool : m->locpool;
 	jh_seqset_release(&gp->stacks); /* the stacks are merged: reports reuse its memory */
+	if (gp->pp)
+		jh_pprof_acc_finish(gp->pp, g);
 	if (nodes) {
 		compute_nodes(g);
 	} else {
@@ -668,6 +709,7 @@ void jh_graph_release(struct jh_graph *g)
 		jh_filter_free(gp->retain);
 		jh_filter_free(gp->exclude);
 		jh_frames_release(gp);
+		jh_pprof_acc_free(gp->pp);
 		jh_sb_release(&gp->sb);
 		jh_sb_release(&gp->sb2);
 		free(gp->lflags);
@@ -681,6 +723,7 @@ void jh_graph_release(struct jh_graph *g)
 	free(g->nodes);
 	free(g->lockey_off);
 	free(g->keypool);
+	free(g->values);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -71,7 +71,29 @@ struct jh_graph_priv {
 	struct jh_u64map runkeys;  /* loc << 32 | (callee loc + 1, 0 = leaf) -> keypool offset */
 	struct jh_u64map *run_ids; /* the caller's (jh_analysis_opts) or own_run_ids */
 	struct jh_u64map own_run_ids;
+	int focus_full, ignore_full; /* match full signatures (JH_FULL_*) */
+	struct jh_pprof_acc *pp;     /* jh_analysis_opts.pprof (analyse_pprof.c) */
 };
+
+/* Whether any frame's full signature of location l (its unknown name
+ * without frames) matches re (analyse_pprof.c). */
+int jh_loc_matches_full(const struct jh_location *l, const struct jh_model *m, struct jh_filter *re,
+			struct jh_sb *sb);
+
+/* What Go pprof reads of jeheap's --proto (jh_analysis_opts.pprof):
+ * prefilter = --focus, --ignore or frame filters given (the total is then
+ * summed over the stacks before them, given to jh_pprof_acc_add). */
+struct jh_pprof_acc *jh_pprof_acc_new(int prefilter);
+void jh_pprof_acc_add(struct jh_pprof_acc *a, const uint32_t *locs, size_t n, double v);
+/* The graph stack of the stack last given to jh_pprof_acc_add: the one
+ * made for the same stack before, else next (*added = 1). */
+uint32_t jh_pprof_stack_id(struct jh_pprof_acc *a, uint32_t next, int *added);
+/* Adds counts c to every value of g's stack id (grows g->values). */
+void jh_pprof_values(struct jh_pprof_acc *a, struct jh_graph *g, uint32_t id,
+		     const struct jh_counts *c);
+/* Sets g->pprof_total. */
+void jh_pprof_acc_finish(struct jh_pprof_acc *a, struct jh_graph *g);
+void jh_pprof_acc_free(struct jh_pprof_acc *a);
 
 /* Sets gp->lflags[l] to flag for every location l whose frames are the
  * allocator's (removed with their callees, docs/jeprof.md §3), to 0 for the others

@@ -16,6 +16,9 @@ void jh_report_opts_from(struct jh_report_opts *ro, const struct jh_options *o);
 void jh_run_ids_init(void);
 void jh_run_ids_release(void);
 
+/* Prints, once per run, that --focus or --ignore matched full signatures
+ * (g->fullnames). */
+void jh_fullnames_note(const struct jh_graph *g);
 /*
  * The analysis report mode needs: the stacks only (jh_analyse_stacks) for
  * --list, --collapsed and --callgrind, else the full graph (jh_analyse).

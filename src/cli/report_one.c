@@ -42,14 +42,39 @@ void jh_run_ids_release(void)
 	jh_u64map_release(&run_ids);
 }
 
+void jh_fullnames_note(const struct jh_graph *g)
+{
+	static int said; /* once per run: threads and interactive commands analyse again */
+	if (!g->fullnames || said)
+		return;
+	said = 1;
+	struct jh_sb sb = JH_SB_INIT;
+	jh_sb_init(&sb);
+	if (g->fullnames & JH_FULL_FOCUS)
+		jh_sb_addf(&sb, "--focus='%s'", g->focus_re);
+	if (g->fullnames & JH_FULL_IGNORE)
+		jh_sb_addf(&sb, "%s--ignore='%s'", sb.len ? " and " : "", g->ignore_re);
+	int two = (g->fullnames & JH_FULL_FOCUS) && (g->fullnames & JH_FULL_IGNORE);
+	jh_note("jeheap: %s match%s no name as --text shows them: matched against full "
+		"signatures (as --collapsed shows them)",
+		sb.buf, two ? "" : "es");
+	jh_sb_release(&sb);
+}
+
 int jh_analyse_for(struct jh_graph *g, enum jh_output mode, const struct jh_model *m,
 		   const struct jh_options *o, int thread, struct jh_diag *d)
 {
 	struct jh_analysis_opts ao = jh_options_analysis(o, &run_ids);
+	ao.pprof = mode == JH_OUT_TRACES || mode == JH_OUT_TREE || mode == JH_OUT_PEEK;
+	int r;
 	if (mode == JH_OUT_COLLAPSED || mode == JH_OUT_CALLGRIND || mode == JH_OUT_LIST ||
 	    mode == JH_OUT_FLAMEGRAPH)
-		return jh_analyse_stacks(g, m, &ao, thread, d);
-	return jh_analyse(g, m, &ao, thread, d);
+		r = jh_analyse_stacks(g, m, &ao, thread, d);
+	else
+		r = jh_analyse(g, m, &ao, thread, d);
+	if (!r)
+		jh_fullnames_note(g);
+	return r;
 }
 
 int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
@@ -72,9 +97,9 @@ int jh_report_one(FILE *out, enum jh_output mode, const struct jh_graph *g,
 	case JH_OUT_LIST: return jh_report_list(out, g, &ro, o->list_re, d);
 	case JH_OUT_TEXT: return jh_report_text(out, g, &ro, -1);
 	case JH_OUT_TOP: return jh_report_text(out, g, &ro, o->top_n);
-	case JH_OUT_TRACES: return jh_report_traces(out, g);
-	case JH_OUT_TREE: return jh_report_tree(out, g, NULL, d);
-	case JH_OUT_PEEK: return jh_report_tree(out, g, o->list_re, d);
+	case JH_OUT_TRACES: return jh_report_traces(out, g, &ro);
+	case JH_OUT_TREE: return jh_report_tree(out, g, NULL, &ro, d);
+	case JH_OUT_PEEK: return jh_report_tree(out, g, o->list_re, &ro, d);
 	case JH_OUT_COLLAPSED: return jh_report_collapsed(out, g);
 	case JH_OUT_JSON: return jh_report_json(out, g, &ro);
 	case JH_OUT_STATS: return jh_report_stats(out, g);

@@ -30,6 +30,8 @@ int jh_views_report(struct jh_outfile *of, enum jh_output mode, const struct jh_
 			struct jh_graph *gv = &g[nviews * JH_NVALUES + (size_t)v];
 			r = jh_analyse_stacks(gv, m, &ao, thread, d);
 			gp[nviews * JH_NVALUES + (size_t)v] = gv;
+			if (!r)
+				jh_fullnames_note(gv);
 		}
 		nviews++;
 	}

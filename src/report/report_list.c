@@ -323,7 +323,8 @@ static int cmp_routine(const void *pa, const void *pb, void *arg)
 
 /* Lists the matching routines of module mod, whose sampled addresses are s[0..n). */
 static int list_module(struct listing *ls, const char *mod, struct site *s, size_t n,
-		       struct jh_filter *rx, struct jh_intern *names, struct jh_diag *d)
+		       struct jh_filter *rx, int shortnames, struct jh_intern *names,
+		       struct jh_diag *d)
 {
 	struct jh_list_module *lm = jh_list_module_open(ls->o->sym, ls->g->m->sym, mod);
 	if (!lm)
@@ -340,7 +341,8 @@ static int list_module(struct listing *ls, const char *mod, struct site *s, size
 		size_t j = i;
 		while (j < n && s[j].modaddr < r.addr + r.size)
 			j++;
-		if (jh_filter_match_interned(rx, r.name)) {
+		if (jh_filter_match_interned(rx, shortnames ? jh_namer_short(ls->namer, r.name)
+							    : r.name)) {
 			JH_GROW(rt, nrt + 1, art);
 			rt[nrt++] = (struct routine){ r, i, j - i };
 		}
@@ -431,11 +433,18 @@ int jh_report_list(FILE *out, const struct jh_graph *g, const struct jh_report_o
 	jh_sb_init(&ls.v2);
 	jh_sb_init(&ls.tried);
 	int rc = 0;
-	for (size_t i = 0; i < nmods; i++) {
-		if (rc == 0)
-			rc = list_module(&ls, mods[i].path, mods[i].s, mods[i].n, rx, &names, d);
-		free(mods[i].s);
+	/* names as --text shows them when no full name matches */
+	for (int shortnames = 0; shortnames < 2 && rc == 0 && !ls.nlisted; shortnames++) {
+		for (size_t i = 0; i < nmods && rc == 0; i++)
+			rc = list_module(&ls, mods[i].path, mods[i].s, mods[i].n, rx, shortnames,
+					 &names, d);
+		if (shortnames && ls.nlisted)
+			jh_note("jeheap: --list='%s' matches no full name: matched against the "
+				"names --text shows",
+				re);
 	}
+	for (size_t i = 0; i < nmods; i++)
+		free(mods[i].s);
 	if (rc == 0 && !ls.nlisted && !nmods)
 		rc = jh_diag_set(d, JH_EXIT_NODATA, NULL, 0,
 				 "nothing to show: --list needs the raw dump and its binaries (no "

@@ -4,8 +4,6 @@
   pprof_oracle.py top TEXT TOP NSAMPLES    jeheap --text --show_bytes rows vs pprof -top
   pprof_oracle.py traces COLLAPSED TRACES  jeheap --collapsed vs pprof -traces
   pprof_oracle.py buildids RAW             pprof -raw shows the files' build IDs (readelf)
-  pprof_oracle.py vtraces MINE TRACES      jeheap --traces vs pprof -traces (same layout)
-  pprof_oracle.py vtree MINE TREE NSAMPLES jeheap --tree/--peek vs pprof -tree/-peek
 
 pprof runs with -symbolize=none (names exactly as written: the full demangled names) and
 -unit=B; names are then shortened with jeprof's ShortFunctionName, as jeheap's --text does.
@@ -228,164 +226,12 @@ def buildids(raw):
     return bad
 
 
-INLINE = " (inline)"
-RUN_RE = re.compile(r"^Run#\d+$")
-CB_RE = re.compile(r"Callback.*::Run$")
-
-
-def view_name(name, theirs):
-    """A frame name as both sides can be compared: pprof's full names shortened as jeheap's
-    (jeprof's ShortFunctionName); jeprof's Run#n and the Callback<...>::Run they stand for
-    both 'Run#n'."""
-    inl = name.endswith(INLINE)
-    if inl:
-        name = name[: -len(INLINE)]
-    if theirs:
-        name = short_name(name)
-        if CB_RE.search(name):
-            name = "Run#n"
-    elif RUN_RE.match(name):
-        name = "Run#n"
-    else:
-        name = as_pprof(name)
-    return name, inl
-
-
-def view_traces(path, theirs):
-    """pprof's -traces layout: {stack: [value, count]} (stack = frames leaf first)."""
-    out = {}
-    cur, val, started = [], None, False
-
-    def flush():
-        if cur:
-            e = out.setdefault(tuple(cur), [0, 0])
-            e[0] += val
-            e[1] += 1
-
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\n")
-        if line.startswith("-----------+"):
-            flush()
-            cur, val, started = [], None, True
-            continue
-        if not started or (len(line) > 10 and line[10] == ":"):
-            continue  # header, or a label line '%10s:  %s'
-        if line[:10].strip() and line[10:13] == "   " and not cur:
-            val = num(line[:10])
-        elif not (cur and line.startswith(" " * 13)):
-            continue
-        n, inl = view_name(line[13:], theirs)
-        cur.append(n + (INLINE if inl else ""))
-    flush()
-    return out
-
-
-def vtraces(mine_path, theirs_path):
-    mine, theirs = view_traces(mine_path, False), view_traces(theirs_path, True)
-    bad = []
-    if not mine and any(v[0] for v in theirs.values()):
-        bad.append("no stacks in jeheap's --traces")
-    for k in sorted(set(mine) | set(theirs)):
-        a, b = mine.get(k, [0, 0]), theirs.get(k, [0, 0])
-        if abs(a[0] - b[0]) > (a[1] + b[1]) / 2 + 1:
-            bad.append(f"stack {' <- '.join(k)}: jeheap {a[0]:.0f} != pprof {b[0]:.0f}")
-    # largest first (pprof prints file order: only ours is checked)
-    vals = []
-    for line in open(mine_path, encoding="utf-8", errors="replace"):
-        if line[:10].strip() and line[10:13] == "   " and not line.startswith("-"):
-            vals.append(abs(num(line[:10])))
-    if vals != sorted(vals, reverse=True):
-        bad.append("jeheap's --traces are not largest first")
-    return bad
-
-
-def view_tree(path, theirs):
-    """pprof's -tree/-peek layout: {node: [flat, cum, {caller: w}, {callee: w}, count]}
-    (names merged as view_name makes them; count = how many pprof nodes were merged)."""
-    nodes = {}
-    block, started = [], False
-
-    def flush():
-        node, ins, outs = None, [], []
-        for cols, name in block:
-            if len(cols) == 5:
-                node = (cols, name)
-            elif node is None:
-                ins.append((cols, name))
-            else:
-                outs.append((cols, name))
-        if node is None:
-            return
-        name = view_name(node[1], theirs)[0]
-        e = nodes.setdefault(name, [0.0, [], {}, {}, 0])
-        e[0] += num(node[0][0])
-        e[1].append(num(node[0][3]))
-        e[4] += 1
-        for lst, d in ((ins, e[2]), (outs, e[3])):
-            for cols, nm in lst:
-                n, inl = view_name(nm, theirs)
-                d.setdefault(n + (INLINE if inl else ""), []).append(num(cols[0]))
-
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\n")
-        if line.startswith("-----") and "+" in line:
-            flush()
-            block, started = [], True
-            continue
-        if not started or "|" not in line or line.lstrip().startswith("flat"):
-            continue
-        left, _, name = line.partition("|")
-        name = name[3:] if name.startswith("   ") else name[1:]
-        block.append((left.split(), name))
-    flush()
-    return nodes
-
-
-def rng(vs):
-    """What merged values can add up to: one stack counts once (max .. sum)."""
-    if not vs:
-        return 0, 0
-    if all(v >= 0 for v in vs):
-        return max(vs), sum(vs)
-    return sum(vs), min(vs)
-
-
-def vtree(mine_path, theirs_path, nsamples):
-    tol = nsamples / 2 + 1
-    mine, theirs = view_tree(mine_path, False), view_tree(theirs_path, True)
-    bad = []
-    if not mine and any(v[0] or any(v[1]) for v in theirs.values()):
-        bad.append("no nodes in jeheap's tree")
-    for k in sorted(set(mine) | set(theirs)):
-        a, b = mine.get(k), theirs.get(k)
-        if a is None or b is None:
-            v = a or b
-            if v[0] or any(v[1]):
-                bad.append(f"{k!r}: only in {'pprof' if a is None else 'jeheap'}")
-            continue
-        if abs(a[0] - b[0]) > tol:
-            bad.append(f"{k!r}: flat {a[0]:.0f} != pprof {b[0]:.0f}")
-        (alo, ahi), (blo, bhi) = rng(a[1]), rng(b[1])
-        if alo > bhi + tol or blo > ahi + tol:
-            bad.append(f"{k!r}: cum {a[1]} vs pprof {b[1]}")
-        for side, da, db in (("caller", a[2], b[2]), ("callee", a[3], b[3])):
-            for e in sorted(set(da) | set(db)):
-                (alo, ahi), (blo, bhi) = rng(da.get(e, [])), rng(db.get(e, []))
-                if alo > bhi + tol or blo > ahi + tol:
-                    bad.append(f"{k!r} {side} {e!r}: {da.get(e)} vs pprof {db.get(e)}")
-    return bad
-
-
 def main():
     cmd = sys.argv[1]
     if cmd == "top":
         bad = top(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif cmd == "traces":
         bad = traces(sys.argv[2], sys.argv[3])
-    elif cmd == "vtraces":
-        bad = vtraces(sys.argv[2], sys.argv[3])
-    elif cmd == "vtree":
-        bad = vtree(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif cmd == "buildids":
         bad = buildids(sys.argv[2])
     else:

@@ -46,6 +46,10 @@ int jh_is_pprof(struct jh_reader *r)
 	 * varint for the integer ones; and protobuf holds bytes no text
 	 * profile has */
 	unsigned field = b[0] >> 3, wire = b[0] & 7;
+	/* "heap..." opens a text profile ('h' would be comment's tag, 'a' then
+	 * a fixed64 period, which no encoder writes) */
+	if (n >= 4 && !memcmp(b, "heap", 4))
+		return 0;
 	if (field < 1 || field > 14 || (wire != 2 && (wire != 0 || field < 7 || field == 11)))
 		return 0;
 	for (size_t i = 0; i < n; i++)

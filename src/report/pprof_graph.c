@@ -30,9 +30,18 @@ void jh_pg_init(struct jh_pg *p, const struct jh_graph *g)
 	if (g->gran == JH_GRAN_ADDRESSES) {
 		const struct jh_model *m = g->m;
 		p->leafpos = xcalloc(nl, 1);
-		for (size_t s = 0; s < m->nstacks; s++)
-			for (uint32_t i = 0; i < m->stacks[s].len; i++)
-				p->leafpos[m->locpool[m->stacks[s].off + i]] |= i ? 2 : 1;
+		/* leaves as --proto writes them: the first location of a stack
+		 * of the graph (the model's leaf may be an allocator frame) */
+		for (size_t s = 0; s < g->nstacks; s++) {
+			const uint32_t *locs = g->locpool + g->stacks[s].off;
+			int first = 1;
+			for (uint32_t i = 0; i < g->stacks[s].len; i++) {
+				if (m->locs[locs[i]].pc > 0x7fffffffffffffffULL)
+					continue;
+				p->leafpos[locs[i]] |= first ? 1 : 2;
+				first = 0;
+			}
+		}
 	}
 }
 
@@ -167,8 +176,8 @@ static uint32_t line_node(struct jh_pg *p, const struct jh_location *l, uint32_t
 		if (a)
 			jh_sb_addf(sb, "%016" PRIx64 " ", a);
 	}
-	if (!f) {
-		jh_unknown_name(sb, l);
+	if (!f) { /* --proto writes it without lines: pprof names its mapping */
+		objfile_name(sb, m, l);
 	} else {
 		jh_sb_adds(sb, f->func ? f->func : "??");
 		if (g->gran != JH_GRAN_FUNCTIONS && f->file && *f->file) {

@@ -73,7 +73,7 @@ run peek-short --peek='^ns::Box::fill$' after.heap > /dev/null
 run peek-full --peek='^ns::Box<(int|long)>::fill\(unsigned long\)$' after.heap > /dev/null
 same_noted peek-short peek-full "jeheap: --peek='^ns::Box::fill\$' matches no full name"
 # --list: jeprof's names are the symbol table's full ones; a short name from --text too
-PM=(--path-map=/work/wt/golden="$SRC")
+PM=(--path-map="$GOLDEN_COMP_DIR"="$SRC")
 run list-short "${PM[@]}" --list='^ns::Box::fill$' "$BIN/cxx" after.heap > /dev/null
 run list-full "${PM[@]}" --list='^ns::Box<(int|long)>::fill\(unsigned long\)$' "$BIN/cxx" after.heap > /dev/null
 same_noted list-short list-full "jeheap: --list='^ns::Box::fill\$' matches no full name"

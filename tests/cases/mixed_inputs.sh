@@ -57,6 +57,10 @@ LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_accum:true,prof_final:true,lg_prof_sam
 id1=$(readelf -n "$PROG" | sed -n 's/.*Build ID: //p')
 [ -n "$id1" ] || fail "the fixture has no GNU build ID"
 run 1 --text a1.pb.gz b.pb.gz
+# a1's frames without names are symbolized before b is read: the file at the path is the
+# second build, which that run says in one warning; the refusal is the one line after it
+grep -v "^jeheap: warning: .*/rfix has build ID $id1, not the profile's" "$T/err" >"$T/err1"
+mv "$T/err1" "$T/err"
 one_line "two builds"
 grep -Eqx "jeheap: 'a1.pb.gz' and 'b.pb.gz' are profiles of different builds of /.*/rfix \(build IDs [0-9a-f]{40} and $id1\): they are not summed \(--allow-mixed sums them, --base=OLD compares them\)" "$T/err" ||
 	fail "two builds: $(cat "$T/err")"

@@ -61,7 +61,7 @@ mv rfix.away rfix
 # as from the dump alone, none as gzip+0xOFF
 mkdir sort
 seq 1 200000 | tac >nums
-LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:10,prof_prefix:$T/sort/s \
+LD_PRELOAD=$JE MALLOC_CONF=prof:true,prof_final:true,lg_prof_sample:0,prof_prefix:$T/sort/s \
 	/usr/bin/sort -S 50M nums >/dev/null
 S=$(ls sort/s.*.heap)
 "$JEHEAP" --text "$S" >plain 2>/dev/null || fail "sort dump: exit $?"

@@ -148,6 +148,10 @@ int jh_analyse(struct jh_graph *g, const struct jh_model *m, const struct jh_ana
 int jh_analyse_stacks(struct jh_graph *g, const struct jh_model *m,
 		      const struct jh_analysis_opts *o, int thread, struct jh_diag *d);
 void jh_graph_release(struct jh_graph *g);
+/* Marks where g's locations stand in its stacks as --proto writes them:
+ * leafpos[loc] |= 1 where first in a stack, 2 where after the first
+ * (addresses past 2^63, jeheap's own markers, are not written). */
+void jh_graph_leafpos(const struct jh_graph *g, uint8_t *leafpos);
 
 static inline const uint32_t *jh_graph_loc_keys(const struct jh_graph *g, uint32_t loc, uint32_t *n)
 {

@@ -120,3 +120,17 @@ int jh_loc_matches_full(const struct jh_location *l, const struct jh_model *m, s
 	}
 	return 0;
 }
+
+void jh_graph_leafpos(const struct jh_graph *g, uint8_t *leafpos)
+{
+	for (size_t s = 0; s < g->nstacks; s++) {
+		const uint32_t *locs = g->locpool + g->stacks[s].off;
+		int first = 1;
+		for (uint32_t i = 0; i < g->stacks[s].len; i++) {
+			if (g->m->locs[locs[i]].pc > 0x7fffffffffffffffULL)
+				continue;
+			leafpos[locs[i]] |= first ? 1 : 2;
+			first = 0;
+		}
+	}
+}

@@ -28,20 +28,10 @@ void jh_pg_init(struct jh_pg *p, const struct jh_graph *g)
 	memset(p->lstart, 0xff, nl * sizeof(*p->lstart));
 	p->lcount = xcalloc(nl, sizeof(*p->lcount));
 	if (g->gran == JH_GRAN_ADDRESSES) {
-		const struct jh_model *m = g->m;
 		p->leafpos = xcalloc(nl, 1);
 		/* leaves as --proto writes them: the first location of a stack
 		 * of the graph (the model's leaf may be an allocator frame) */
-		for (size_t s = 0; s < g->nstacks; s++) {
-			const uint32_t *locs = g->locpool + g->stacks[s].off;
-			int first = 1;
-			for (uint32_t i = 0; i < g->stacks[s].len; i++) {
-				if (m->locs[locs[i]].pc > 0x7fffffffffffffffULL)
-					continue;
-				p->leafpos[locs[i]] |= first ? 1 : 2;
-				first = 0;
-			}
-		}
+		jh_graph_leafpos(g, p->leafpos);
 	}
 }
 

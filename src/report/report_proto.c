@@ -399,19 +399,8 @@ int jh_report_proto(FILE *out, const struct jh_graph *const *g, size_t nviews, e
 	w.map_id = xcalloc(m->nmaps + 1, sizeof(*w.map_id));
 	/* leaves as written: the first location of a sample (the model's leaf
 	 * may be an allocator frame the views leave out) */
-	for (size_t v = 0; v < nviews; v++) {
-		const struct jh_graph *gv = g[v * JH_NVALUES];
-		for (size_t s = 0; s < gv->nstacks; s++) {
-			const uint32_t *locs = gv->locpool + gv->stacks[s].off;
-			int first = 1;
-			for (uint32_t i = 0; i < gv->stacks[s].len; i++) {
-				if (m->locs[locs[i]].pc > 0x7fffffffffffffffULL)
-					continue;
-				w.leafpos[locs[i]] |= first ? 1 : 2;
-				first = 0;
-			}
-		}
-	}
+	for (size_t v = 0; v < nviews; v++)
+		jh_graph_leafpos(g[v * JH_NVALUES], w.leafpos);
 	header(&w, def, o);
 	int rc = 0;
 	for (size_t v = 0; !rc && v < nviews; v++)

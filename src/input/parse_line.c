@@ -137,8 +137,8 @@ int jh_parse_stack(struct jh_reader *r, const char *s, const char *e)
 
 int jh_sum_over(struct jh_reader *r, const struct jh_counts *sum)
 {
-	static const char *const what[JH_NVALUES] = { "in-use objects", "in-use bytes",
-						      "allocated objects", "allocated bytes" };
+	static const char what[JH_NVALUES][24] = { "in-use objects", "in-use bytes",
+						   "allocated objects", "allocated bytes" };
 	int i = 0;
 	while (i < JH_NVALUES - 1 && sum->v[i] < 0x1p63)
 		i++;

@@ -333,7 +333,7 @@ static int output_unit(const struct jh_pg *p, const uint32_t *v, size_t n, int64
 /* "Active filters:" as pprof lists them (each cut at 80 bytes). */
 static void active_filters(struct jh_sb *sb, const struct jh_graph *g)
 {
-	const char *names[] = { "focus", "ignore", "hide", "show", "show_from" };
+	static const char names[][10] = { "focus", "ignore", "hide", "show", "show_from" };
 	const char *res[] = { g->focus_re, g->ignore_re, g->hide_re, g->show_re, g->show_from_re };
 	int any = 0;
 	for (int i = 0; i < 5; i++) {
